@@ -1,0 +1,109 @@
+"""Replay of one flagged module with the inputs captured while recording.
+
+Three passes through a fresh graph cache:
+  1. as captured          -- warms the cache, as the real run did;
+  2. as captured, again   -- identical data must hit the cache; a compile here
+                             means the graph is not even a function of the data;
+  3. perturbed values     -- same shapes and dtypes, different numbers; a compile
+                             here, for input shapes the cache has seen, proves the
+                             module's graph depends on tensor values.
+"""
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+
+from .tracker import CallRecord, Tracker, class_name
+from .values import perturb
+
+PASSES = ("as-captured", "as-captured-again", "perturbed")
+
+
+@dataclass
+class Capture:
+    step: int
+    args: tuple
+    kwargs: dict
+    in_sig: Any
+    nbytes: int
+
+
+@dataclass
+class ModuleReplay:
+    name: str
+    cls: str
+    captures: int
+    compiles: dict = field(default_factory=dict)  # pass -> compiles per capture
+    seen_shape_compiles: dict = field(default_factory=dict)  # pass -> compiles with a known input shape
+    errors: list = field(default_factory=list)
+    reasons: list = field(default_factory=list)  # backend-specific explanations (compile: guard failures, graph breaks)
+    rows: list = field(default_factory=list)  # CallRecords of pass 1, for backends without a record-time table
+
+    @property
+    def data_dependent(self) -> bool:
+        return bool(self.seen_shape_compiles.get("perturbed") or self.seen_shape_compiles.get("as-captured-again"))
+
+    @property
+    def nondeterministic(self) -> bool:
+        return bool(self.seen_shape_compiles.get("as-captured-again"))
+
+
+def _call(module: torch.nn.Module, cap_args: tuple, cap_kwargs: dict, seed: int) -> None:
+    # The same seed for every call, so that random ops inside the module
+    # (dropout, samplers) cannot pass for data dependence.
+    torch.manual_seed(seed)
+    with torch.no_grad():
+        module(*cap_args, **cap_kwargs)
+
+
+def pass_inputs(captures: list[Capture], generator: torch.Generator):
+    """Yield (pass, capture, args, kwargs) in replay order."""
+    for label in PASSES:
+        for cap in captures:
+            if label == "perturbed":
+                args, kwargs = perturb((cap.args, cap.kwargs), generator)
+            else:
+                args, kwargs = cap.args, cap.kwargs
+            yield label, cap, args, kwargs
+
+
+def generic_replay(backend, module: torch.nn.Module, name: str, captures: list[Capture], observer,
+                   generator: torch.Generator, seed: int = 0) -> ModuleReplay:
+    """Replay through a Tracker watching only `module`: cheap, and the backend's detector decides."""
+    result = ModuleReplay(name, class_name(type(module)), len(captures))
+    tracker = Tracker({id(module): (name, module)}, backend.detector())
+    observer.stack = tracker.stack
+    with tracker:
+        for label, cap, args, kwargs in pass_inputs(captures, generator):
+            observer.phase = f"replay:{label}"
+            tracker.step = cap.step
+            before = len(tracker.records)
+            try:
+                with observer:
+                    _call(module, args, kwargs, seed)
+                backend.after_step()
+            except Exception as exc:
+                result.errors.append(f"{label} replay of step {cap.step} raised "
+                                     f"{type(exc).__name__}: {exc}".strip())
+                result.compiles.setdefault(label, []).append(0)
+                continue
+            new: list[CallRecord] = [r for r in tracker.records[before:] if r.name == name]
+            compiles = sum(r.recompiled for r in new)
+            result.compiles.setdefault(label, []).append(compiles)
+            seen_shape = sum(r.recompiled for r in new if not r.new_in)
+            result.seen_shape_compiles[label] = result.seen_shape_compiles.get(label, 0) + seen_shape
+            if label == "as-captured":
+                result.rows.extend(new)
+    return result
+
+
+def format_exception_tail(exc: BaseException) -> str:
+    """The innermost frame of an exception, as 'file:line in func'."""
+    tb = traceback.extract_tb(exc.__traceback__)
+    if not tb:
+        return ""
+    last = tb[-1]
+    return f"{last.filename}:{last.lineno} in {last.name}"
