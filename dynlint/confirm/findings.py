@@ -45,11 +45,17 @@ class StaticFinding:
 
 
 def display_path(path: str) -> str:
+    """Relative to the working directory when inside it; installed packages from their import root."""
     try:
         rel = os.path.relpath(path)
     except ValueError:
-        return path
-    return path if rel.startswith("..") else rel
+        rel = ".."
+    if not rel.startswith(".."):
+        return rel
+    marker = os.sep + "site-packages" + os.sep
+    if marker in path:
+        return path.split(marker, 1)[1]
+    return path
 
 
 def convert(obj: Any) -> StaticFinding:

@@ -198,6 +198,11 @@ class Observer(TorchDispatchMode):
             self.unattributed += 1
             return
         site_key = (where[0], where[1], str(func))
+        if kind == SYNC and top is not None:
+            # A synced value is data-dependent only if the same call, made again,
+            # returns something else: compare the n-th sync at this line within
+            # the module call, not syncs of different constants (one per level, say).
+            in_sig = (in_sig, top.sites.count(site_key))
         site = self.sites.get(site_key)
         if site is None:
             site = self.sites[site_key] = OpSite(where[0], where[1], str(func), kind)

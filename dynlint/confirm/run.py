@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -33,6 +34,7 @@ class ConfirmResult:
     misses: list[dict]
     sites: dict = field(default_factory=dict)  # (path, line, op) -> OpSite
     notes: list[str] = field(default_factory=list)
+    timings: dict = field(default_factory=dict)  # seconds spent in scan / record / replay
 
     @property
     def confirmed(self) -> list[Verdict]:
@@ -60,12 +62,14 @@ class ConfirmResult:
         return to_dict(self)
 
 
-def _pick_replays(linked: dict, covered: dict, rows: list[CallRecord], captured: dict, limit: int) -> list[str]:
-    """Flagged modules worth replaying: those with captures whose flagged lines ran.
-    Modules that already misbehaved go first; deep ones next (cheaper to replay)."""
-    ran_in = {m for mods in covered.values() for m in mods}
-    suspicious = {r.name for r in rows if r.unexpected}
-    chosen = [n for n in captured if captured[n] and (n in ran_in or n in suspicious or n not in linked)]
+def _pick_replays(static: list[StaticFinding], covered: dict, rows: list[CallRecord], captured: dict,
+                  limit: int) -> list[str]:
+    """Modules worth replaying: captured ones in which a flagged line ran.
+    Modules that already misbehaved on their own go first; deep ones next (cheaper to replay)."""
+    flagged = {(f.path, ln) for f in static for ln in range(f.line, f.end_line + 1)}
+    ran_in = {m for key, mods in covered.items() if key in flagged for m in mods}
+    suspicious = {r.name for r in rows if r.unexpected and (r.sites or not r.child_recompiled)}
+    chosen = [n for n in captured if captured[n] and (n in ran_in or n in suspicious)]
     chosen.sort(key=lambda n: (n not in suspicious, -n.count("."), n))
     return chosen[:limit]
 
@@ -85,6 +89,7 @@ def run_confirm(model: torch.nn.Module, batches: Iterable, paths: Iterable[str] 
     if steps < 1:
         raise ConfirmError("steps must be at least 1")
     paths = [str(p) for p in paths]
+    clock = time.perf_counter()
     static = [fnd.convert(f) for f in findings] if findings is not None else fnd.scan(paths)
     scanned = fnd.python_files(paths) | {f.path for f in static}
     chosen = get_backend(backend)
@@ -115,6 +120,8 @@ def run_confirm(model: torch.nn.Module, batches: Iterable, paths: Iterable[str] 
         for key in free_lines & observer.covered.keys():
             capturer.wanted.update(m for m in observer.covered[key] if m is not None)
 
+    timings = {"scan": time.perf_counter() - clock}
+    clock = time.perf_counter()
     steps_run = record(model, batches, steps, chosen, tracker, observer, after_step=step_hook)
     if steps_run == 0:
         raise ConfirmError("batches is empty: the model never ran")
@@ -123,8 +130,10 @@ def run_confirm(model: torch.nn.Module, batches: Iterable, paths: Iterable[str] 
     for name, dropped in capturer.dropped_for_memory.items():
         notes.append(f"{dropped} input capture(s) of {name or '(root)'} dropped: capture memory cap reached")
 
+    timings["record"] = time.perf_counter() - clock
+    clock = time.perf_counter()
     by_name = {name: module for name, module in names.values()}
-    to_replay = _pick_replays(linked, observer.covered, tracker.records, capturer.kept, max_replays)
+    to_replay = _pick_replays(static, observer.covered, tracker.records, capturer.kept, max_replays)
     skipped = [n for n in linked if n not in to_replay]
     if skipped:
         notes.append(f"not replayed ({len(skipped)}): flagged lines never ran, no capture, or over the "
@@ -139,6 +148,7 @@ def run_confirm(model: torch.nn.Module, batches: Iterable, paths: Iterable[str] 
             result = generic_replay(chosen, module, name, captures, observer, generator, seed)
         replays.append(result)
     capturer.kept.clear()  # release the snapshots before reporting
+    timings["replay"] = time.perf_counter() - clock
 
     rows = tracker.records if chosen.detects_in_record else [r for rep in replays for r in rep.rows]
     rows.sort(key=lambda r: r.step)  # stable: call order within a step is kept
@@ -157,4 +167,4 @@ def run_confirm(model: torch.nn.Module, batches: Iterable, paths: Iterable[str] 
         notes.append(f"the op observer failed on {observer.errors} op(s); results may be incomplete")
     verdicts = judge(static, observer.sites, observer.covered)
     return ConfirmResult(chosen.name, steps_run, static, groups, rows, stats, locations, replays, verdicts,
-                         misses(static, observer.sites, scanned), observer.sites, notes)
+                         misses(static, observer.sites, scanned), observer.sites, notes, timings)
