@@ -6,7 +6,7 @@ replay loop when it cannot observe single module calls (torch.compile).
 """
 from __future__ import annotations
 
-import importlib.util
+import importlib
 from typing import Any
 
 import torch
@@ -45,13 +45,15 @@ class Backend:
 
 def habana_available() -> bool:
     try:
-        return importlib.util.find_spec("habana_frameworks") is not None and \
-            importlib.util.find_spec("habana_frameworks.torch") is not None
-    except (ImportError, ValueError):
+        importlib.import_module("habana_frameworks.torch")
+    except Exception:  # ImportError, or a broken install raising anything else
         return False
+    return True
 
 
-def get_backend(name: str) -> Backend:
+def get_backend(name: "str | Backend") -> Backend:
+    if isinstance(name, Backend):
+        return name
     if name == "auto":
         name = "hpu" if habana_available() else "emulate"
     if name == "emulate":

@@ -131,6 +131,8 @@ def record(model: torch.nn.Module, batches: Iterable, steps: int, backend, track
                 backend.after_step()
             except Exception as exc:
                 where = tracker.failed_in
+                if where is not None and len(where) > 80:
+                    where = "..." + where[-77:]  # a very deep module path
                 inside = f" inside module {where or '(root)'!r}" if where is not None else ""
                 raise ModelError(f"the model raised at step {step}{inside}: {type(exc).__name__}: {exc}") from exc
             run += 1
