@@ -83,7 +83,13 @@ def scan(paths: Iterable[str]) -> list[StaticFinding]:
         from dynlint.api import scan as static_scan
     except ImportError as exc:
         raise ConfirmError(f"the static scanner (dynlint.api.scan) cannot be imported: {exc}") from exc
-    return [convert(f) for f in static_scan(paths)]
+    return [convert(f) for f in static_scan(paths) if not is_file_diagnostic(f)]
+
+
+def is_file_diagnostic(finding: Any) -> bool:
+    """DYN9xx findings say a file could not be analysed (syntax error, ...): nothing to confirm."""
+    code = finding.get("code", "") if isinstance(finding, dict) else getattr(finding, "code", "")
+    return str(code).startswith("DYN9")
 
 
 def read_findings_file(path: str) -> list[StaticFinding]:
@@ -97,7 +103,7 @@ def read_findings_file(path: str) -> list[StaticFinding]:
         data = data.get("findings", [])
     if not isinstance(data, list):
         raise ConfirmError(f"{path}: expected a list of findings")
-    return [convert(f) for f in data]
+    return [convert(f) for f in data if not is_file_diagnostic(f)]
 
 
 def python_files(paths: Iterable[str]) -> set[str]:
