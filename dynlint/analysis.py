@@ -1,0 +1,592 @@
+"""One walk over a module's `ast`: scopes and light tensor-kind inference.
+
+The walk visits nodes in source order and keeps, per function, an environment of what each
+local name holds (see `kinds`). Hooks see nodes with the environment as it stands at that
+point, so `x = x[x > 0]` is judged with the `x` from before the assignment. Function roles
+(model / cold / neutral) come from the `scopes` pre-pass; bodies whose role no enabled rule
+looks at are not walked at all.
+"""
+from __future__ import annotations
+
+import ast
+
+from . import kinds as K
+from .kinds import BOOL, HOST, NOT, PROBABLE, SHAPE, TENSOR, UNKNOWN
+from .scopes import Scopes, index_module
+
+
+class Frame:
+    """A function (or the module, a class body, a lambda) and what its names hold."""
+
+    __slots__ = ("name", "qualname", "parent", "cls", "env", "node", "kind", "modelish", "role")
+
+    def __init__(self, name, qualname, parent, cls=None, node=None, kind="function"):
+        self.name, self.qualname, self.parent, self.cls = name, qualname, parent, cls
+        self.node, self.kind = node, kind
+        self.env: dict[str, int] = {}
+        self.modelish = False        # unannotated parameters are probably tensors
+        self.role = "neutral"
+
+    def lookup(self, name: str) -> int:
+        frame = self
+        while frame is not None:
+            k = frame.env.get(name)
+            if k is not None:
+                return k
+            frame = frame.parent
+            while frame is not None and frame.kind == "class":
+                frame = frame.parent
+        return UNKNOWN
+
+
+class Analyzer:
+    """Walks a module once, calling `hooks[type(node)](node)` before a node's children."""
+
+    def __init__(self, hooks=None, truth_hook=None, skip_roles=frozenset()):
+        self.hooks: dict = hooks or {}       # node type -> callback, before the children
+        self.truth_hook = truth_hook         # called for expressions used as conditions
+        self.skip_roles = skip_roles         # function roles whose bodies need no walk
+        self.scopes = Scopes()
+        self.imports = self.scopes.imports
+        self.classes = self.scopes.classes
+        self.module = Frame("<module>", "<module>", None, kind="module")
+        self.frame = self.module
+        self.stack: list[ast.AST] = []
+        self.truth: set[int] = set()
+        self._kinds: dict[int, int] = {}
+        self._special = {
+            ast.FunctionDef: self._function, ast.AsyncFunctionDef: self._function,
+            ast.Lambda: self._lambda, ast.ClassDef: self._class,
+            ast.Assign: self._assign, ast.AugAssign: self._augassign,
+            ast.AnnAssign: self._annassign, ast.For: self._for, ast.AsyncFor: self._for,
+            ast.NamedExpr: self._namedexpr, ast.With: self._with, ast.AsyncWith: self._with,
+            ast.ListComp: self._comp, ast.SetComp: self._comp, ast.GeneratorExp: self._comp,
+            ast.DictComp: self._comp, ast.If: self._if, ast.Import: self._import,
+            ast.ImportFrom: self._import,
+        }
+
+    # -- walking -------------------------------------------------------------------------
+    def run(self, tree: ast.AST, lines: list[str]) -> None:
+        self.scopes = index_module(tree, lines)
+        self.imports, self.classes = self.scopes.imports, self.scopes.classes
+        self.visit(tree)
+
+    def visit(self, node: ast.AST) -> None:
+        t = type(node)
+        self.stack.append(node)
+        if t in _TRUTH_PARENTS:
+            self._mark_truth(node, t)
+        hook = self.hooks.get(t)
+        if hook is not None:
+            hook(node)
+        if self.truth_hook is not None and id(node) in self.truth:
+            self.truth_hook(node)
+        special = self._special.get(t)
+        if special is not None:
+            special(node)
+        else:
+            self.generic(node)
+        self.stack.pop()
+
+    def generic(self, node: ast.AST) -> None:
+        # Inlined child handling: names, constants, keywords and attribute chains are most of
+        # a tree and need no full visit of their own.
+        truth, truth_hook, visit = self.truth, self.truth_hook, self.visit
+        fast_attr = ast.Attribute not in self.hooks
+        for field in _FIELDS[type(node)]:
+            v = getattr(node, field)
+            if type(v) is not list:
+                v = (v,)
+            for x in v:
+                while True:
+                    t = type(x)
+                    if t is ast.Name:
+                        if truth_hook is not None and id(x) in truth:
+                            truth_hook(x)
+                    elif t is ast.Attribute and fast_attr:
+                        if truth_hook is not None and id(x) in truth:
+                            truth_hook(x)
+                        x = x.value
+                        continue
+                    elif t is ast.keyword:
+                        x = x.value
+                        continue
+                    elif t is not ast.Constant and x is not None:
+                        visit(x)
+                    break
+
+    def child(self, x) -> None:
+        t = type(x)
+        if t is ast.Name:
+            if self.truth_hook is not None and id(x) in self.truth:
+                self.truth_hook(x)
+        elif t is not ast.Constant and x is not None:
+            self.visit(x)
+
+    def visit_all(self, nodes) -> None:
+        for n in nodes:
+            self.child(n)
+
+    @property
+    def parent(self) -> ast.AST | None:
+        return self.stack[-2] if len(self.stack) > 1 else None
+
+    # -- statements that bind names -----------------------------------------------------
+    def _import(self, node) -> None:
+        # The pre-pass resolved every import; here the bound names only shadow earlier kinds.
+        for a in node.names:
+            if a.name != "*":
+                self.frame.env[(a.asname or a.name).split(".")[0]] = NOT
+
+    def _assign(self, node: ast.Assign) -> None:
+        self.child(node.value)
+        self.visit_all(node.targets)
+        k = self.kind(node.value)
+        for target in node.targets:
+            self.bind(target, k, node.value)
+
+    def _augassign(self, node: ast.AugAssign) -> None:
+        self.child(node.value)
+        self.child(node.target)
+        self.bind(node.target, _binop(self.kind(node.target), self.kind(node.value), node.op))
+
+    def _annassign(self, node: ast.AnnAssign) -> None:
+        if node.value is not None:
+            self.child(node.value)
+        self.child(node.target)
+        k = annotation_kind(node.annotation)
+        if node.value is not None and K.level(k) != TENSOR:
+            k = self.kind(node.value)
+        self.bind(node.target, k, node.value)
+
+    def _for(self, node) -> None:
+        self.child(node.iter)
+        self.bind_iteration(node.target, node.iter)
+        self.child(node.target)
+        self.visit_all(node.body)
+        self.visit_all(node.orelse)
+
+    def _namedexpr(self, node: ast.NamedExpr) -> None:
+        self.child(node.value)
+        self.bind(node.target, self.kind(node.value), node.value)
+
+    def _with(self, node) -> None:
+        for item in node.items:
+            self.child(item.context_expr)
+            if item.optional_vars is not None:
+                self.bind(item.optional_vars, UNKNOWN, None)
+        self.visit_all(node.body)
+
+    def _comp(self, node) -> None:
+        for gen in node.generators:
+            self.child(gen.iter)
+            self.bind_iteration(gen.target, gen.iter)
+            for cond in gen.ifs:
+                self.truth.add(id(cond))
+                self.child(cond)
+        if type(node) is ast.DictComp:
+            self.child(node.key)
+            self.child(node.value)
+        else:
+            self.child(node.elt)
+
+    def _if(self, node: ast.If) -> None:
+        if id(node) in self.scopes.main_guards:
+            self.child(node.test)
+            frame = Frame("__main__", "__main__", self.module, kind="main")
+            frame.role = "cold"
+            if "cold" not in self.skip_roles:
+                self._in_frame(frame, node.body)
+            self.visit_all(node.orelse)
+        else:
+            self.generic(node)
+
+    # -- scopes -----------------------------------------------------------------------
+    def _function(self, node) -> None:
+        self.visit_all(node.decorator_list)
+        args = node.args
+        self.visit_all([d for d in args.defaults + args.kw_defaults if d is not None])
+        self.frame.env[node.name] = NOT
+        info = self.scopes.functions[id(node)]
+        frame = Frame(node.name, info.qualname, self.frame, cls=info.cls, node=node)
+        frame.role, frame.modelish = info.role, info.modelish
+        if frame.role in self.skip_roles:
+            return
+        self._bind_params(frame, args, is_method=info.cls is not None)
+        self._in_frame(frame, node.body)
+
+    def _lambda(self, node: ast.Lambda) -> None:
+        args = node.args
+        self.visit_all([d for d in args.defaults + args.kw_defaults if d is not None])
+        frame = Frame("<lambda>", f"{self.frame.qualname}.<lambda>", self.frame, node=node)
+        frame.modelish, frame.role = self.frame.modelish, self.frame.role
+        self._bind_params(frame, args, is_method=False)
+        self._in_frame(frame, [node.body])
+
+    def _class(self, node: ast.ClassDef) -> None:
+        self.visit_all(node.decorator_list)
+        self.visit_all(node.bases)
+        self.visit_all(node.keywords)
+        self.frame.env[node.name] = NOT
+        qual = node.name if self.frame.kind == "module" else f"{self.frame.qualname}.{node.name}"
+        frame = Frame(node.name, qual, self.frame, cls=self.classes.get(node.name), node=node,
+                      kind="class")
+        frame.role = "cold"       # class bodies run once, at import
+        self._in_frame(frame, node.body)
+
+    def _in_frame(self, frame: Frame, body) -> None:
+        outer, self.frame = self.frame, frame
+        self.visit_all(body)
+        self.frame = outer
+
+    def _bind_params(self, frame: Frame, args: ast.arguments, is_method: bool) -> None:
+        positional = args.posonlyargs + args.args
+        defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+        pairs = list(zip(positional, defaults)) + list(zip(args.kwonlyargs, args.kw_defaults))
+        for i, (arg, default) in enumerate(pairs):
+            if i == 0 and is_method and arg.arg in ("self", "cls"):
+                frame.env[arg.arg] = NOT
+                continue
+            frame.env[arg.arg] = _param_kind(arg, default, frame.modelish)
+        for extra in (args.vararg, args.kwarg):
+            if extra is not None:
+                frame.env[extra.arg] = UNKNOWN
+
+    # -- references, for reachability ----------------------------------------------------
+    def _mark_truth(self, node, t) -> None:
+        truth = self.truth
+        if t is ast.If or t is ast.While or t is ast.IfExp or t is ast.Assert:
+            truth.add(id(node.test))
+        elif t is ast.BoolOp:
+            values = node.values
+            for v in values[:-1]:
+                truth.add(id(v))
+            if id(node) in truth:
+                truth.add(id(values[-1]))
+        elif type(node.op) is ast.Not:
+            truth.add(id(node.operand))
+
+    def qualname(self, node: ast.AST) -> str | None:
+        return self.scopes.qualname(node)
+
+    # -- kinds ------------------------------------------------------------------------
+    def bind(self, target: ast.AST, k: int, value: ast.AST | None = None) -> None:
+        t = type(target)
+        if t is ast.Name:
+            self.frame.env[target.id] = k
+        elif t is ast.Attribute:
+            if type(target.value) is ast.Name:
+                self.frame.env[target.value.id + "." + target.attr] = k
+        elif t is ast.Tuple or t is ast.List:
+            elts = target.elts
+            if type(value) in (ast.Tuple, ast.List) and len(value.elts) == len(elts):
+                for e, v in zip(elts, value.elts):
+                    self.bind(e, self.kind(v), v)
+            else:
+                item = _unpacked(k)
+                for e in elts:
+                    self.bind(e, UNKNOWN if type(e) is ast.Starred else item, None)
+
+    def bind_iteration(self, target: ast.AST, it: ast.AST) -> None:
+        """Bind a loop target; `enumerate` and `zip` are unpacked item by item."""
+        if type(it) is ast.Call and type(it.func) is ast.Name and type(target) is ast.Tuple \
+                and it.func.id in ("zip", "enumerate") and it.args:
+            if it.func.id == "enumerate" and len(target.elts) == 2:
+                self.bind(target.elts[0], NOT, None)
+                self.bind(target.elts[1], _unpacked(self.kind(it.args[0])), None)
+                return
+            if it.func.id == "zip" and len(target.elts) == len(it.args):
+                for e, a in zip(target.elts, it.args):
+                    self.bind(e, _unpacked(self.kind(a)), None)
+                return
+        self.bind(target, _unpacked(self.kind(it)), None)
+
+    def kind(self, node: ast.AST) -> int:
+        key = id(node)
+        k = self._kinds.get(key)
+        if k is None:
+            k = self._kinds[key] = self._infer(node)
+        return k
+
+    def _infer(self, node: ast.AST) -> int:
+        t = type(node)
+        if t is ast.Name:
+            return self.frame.lookup(node.id)
+        if t is ast.Constant or t is ast.JoinedStr or t is ast.Lambda:
+            return NOT
+        if t is ast.Call:
+            return self._call_kind(node)
+        if t is ast.Attribute:
+            return self._attr_kind(node)
+        if t is ast.Subscript:
+            base = self.kind(node.value)
+            lv = K.level(base)
+            if base & SHAPE:
+                return NOT
+            if base & HOST:
+                return NOT | HOST
+            if lv >= PROBABLE:
+                return base & ~SHAPE
+            return UNKNOWN
+        if t is ast.Compare:
+            ops = node.ops
+            if all(type(o) in (ast.Is, ast.IsNot) for o in ops):
+                return NOT
+            if any(type(o) in (ast.In, ast.NotIn) for o in ops):
+                host = any(K.level(self.kind(c)) == TENSOR for c in node.comparators)
+                return NOT | (HOST if host else 0)
+            operands = [node.left, *node.comparators]
+            if any(_is_non_numeric_literal(o) for o in operands):
+                return NOT
+            lv = max(K.level(self.kind(o)) for o in operands)
+            if lv == NOT:
+                host = any(self.kind(o) & HOST for o in operands)
+                return NOT | (HOST if host else 0)
+            return lv | BOOL
+        if t is ast.BinOp:
+            return _binop(self.kind(node.left), self.kind(node.right), node.op)
+        if t is ast.UnaryOp:
+            if type(node.op) is ast.Not:
+                return NOT
+            return self.kind(node.operand) & ~SHAPE
+        if t is ast.BoolOp:
+            return max(K.level(self.kind(v)) for v in node.values)
+        if t is ast.IfExp:
+            a, b = self.kind(node.body), self.kind(node.orelse)
+            return max(K.level(a), K.level(b)) | (a & b & BOOL)
+        if t is ast.NamedExpr:
+            return self.kind(node.value)
+        if t in (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp,
+                 ast.DictComp, ast.GeneratorExp):
+            return NOT
+        return UNKNOWN
+
+    def _attr_kind(self, node: ast.Attribute) -> int:
+        base_node = node.value
+        if type(base_node) is ast.Name:
+            if base_node.id in ("self", "cls"):
+                if node.attr == "training":
+                    return NOT
+                return self.frame.lookup("self." + node.attr)
+            if base_node.id in self.imports or base_node.id in self.classes:
+                # A module or class attribute: torch.float32, np.pi, Config.size.
+                return NOT if (self.qualname(node) or "").startswith("torch.") else UNKNOWN
+        attr = node.attr
+        if attr == "shape":
+            return NOT | SHAPE
+        if attr in ("dtype", "device", "ndim", "is_cuda", "requires_grad", "is_leaf", "layout"):
+            return NOT
+        base = self.kind(base_node)
+        lv = K.level(base)
+        if attr in K.TENSOR_ATTRS and lv >= PROBABLE:
+            return TENSOR | (base & BOOL if attr not in ("grad",) else 0)
+        if lv == TENSOR:
+            return NOT
+        if lv == PROBABLE:
+            return PROBABLE
+        return UNKNOWN
+
+    def _call_kind(self, node: ast.Call) -> int:
+        func = node.func
+        if type(func) is ast.Attribute:
+            q = self.qualname(func)
+            if q is not None and q.startswith("torch."):
+                return self._torch_call_kind(q[6:], node)
+            if q is not None and (q.startswith("numpy.") or q.startswith("np.")):
+                return NOT
+            if type(func.value) is ast.Name and func.value.id in ("self",) and \
+                    ("self." + func.attr) not in self.frame.env:
+                return PROBABLE if self.frame.modelish else UNKNOWN
+            return self._method_kind(func.attr, self.kind(func.value), node)
+        if type(func) is ast.Name:
+            q = self.imports.get(func.id)
+            if q is not None:
+                if q.startswith("torch."):
+                    return self._torch_call_kind(q[6:], node)
+                return UNKNOWN
+            name = func.id
+            if name in K.HOST_CONVERTERS:
+                arg = self.kind(node.args[0]) if node.args else NOT
+                return NOT | (HOST if (K.level(arg) >= PROBABLE or arg & HOST) else 0)
+            if name in K.NOT_TENSOR_BUILTINS:
+                return NOT
+            if name in K.SCALAR_BUILTINS:
+                ks = [self.kind(a) for a in node.args]
+                if any(k & HOST for k in ks):
+                    return NOT | HOST
+                return max((K.level(k) for k in ks), default=NOT) if ks else NOT
+            if name in self.classes:
+                return NOT
+        return UNKNOWN
+
+    def _torch_call_kind(self, name: str, node: ast.Call) -> int:
+        if "." in name:
+            for prefix, lv in _SUBMODULES_BY_LENGTH:
+                if name.startswith(prefix + "."):
+                    if lv == TENSOR:
+                        return TENSOR | self._dtype_flag(name.rsplit(".", 1)[1], node)
+                    return lv
+            if name.startswith("Tensor."):
+                return self._method_kind(name[7:], TENSOR, node, receiver_in_args=True)
+            return UNKNOWN
+        if name in K.TORCH_HOST:
+            return NOT | HOST
+        if name in K.TORCH_NOT_TENSOR or name.startswith(("is_", "are_", "get_", "set_", "use_", "_")):
+            return NOT
+        if name == "BoolTensor":
+            return TENSOR | BOOL
+        if name[:1].isupper() and not name.endswith("Tensor"):
+            return NOT
+        return TENSOR | self._dtype_flag(name, node)
+
+    def _dtype_flag(self, name: str, node: ast.Call) -> int:
+        for kw in node.keywords:
+            if kw.arg == "dtype":
+                return BOOL if self._is_bool_dtype(kw.value) else 0
+        if name in K.BOOL_FUNCS:
+            return BOOL
+        if name in K.DTYPE_PRESERVING or name.endswith("_like") and name != "full_like":
+            first = node.args[0] if node.args else None
+            if type(first) in (ast.List, ast.Tuple) and first.elts:
+                first = first.elts[0]
+            if first is not None and self.kind(first) & BOOL:
+                return BOOL
+        return 0
+
+    def _is_bool_dtype(self, node: ast.AST) -> bool:
+        q = self.qualname(node) if type(node) in (ast.Name, ast.Attribute) else None
+        return q in K.BOOL_DTYPE_NAMES
+
+    def _method_kind(self, name: str, base: int, node: ast.Call, receiver_in_args=False) -> int:
+        lv = K.level(base)
+        if lv == NOT and not base & HOST:
+            return UNKNOWN if name not in K.TENSOR_ONLY_METHODS else TENSOR
+        if name in K.HOST_METHODS:
+            return NOT | HOST if lv >= UNKNOWN else UNKNOWN
+        if base & HOST:
+            return NOT | HOST
+        if lv == UNKNOWN and name not in K.TENSOR_ONLY_METHODS:
+            return UNKNOWN
+        if name in K.NOT_TENSOR_METHODS:
+            return NOT | (SHAPE if name == "size" and not node.args else 0)
+        if name in K.BOOL_FUNCS or name == "bool":
+            return TENSOR | BOOL
+        if name in ("to", "type"):
+            args = list(node.args) + [k.value for k in node.keywords if k.arg == "dtype"]
+            if any(self._is_bool_dtype(a) for a in args):
+                return TENSOR | BOOL
+            if name == "type" and not args:
+                return NOT
+            dtype_given = any(type(a) in (ast.Attribute, ast.Name) and
+                              (self.qualname(a) or "").startswith("torch.") and
+                              not (self.qualname(a) or "").startswith("torch.device")
+                              for a in args)
+            return TENSOR | (0 if dtype_given else base & BOOL)
+        if name in K.DTYPE_PRESERVING:
+            return TENSOR | (base & BOOL)
+        return TENSOR
+
+
+# ---------------------------------------------------------------------------------------
+_TRUTH_PARENTS = frozenset({ast.If, ast.While, ast.IfExp, ast.Assert, ast.BoolOp, ast.UnaryOp})
+# Child fields worth walking: operators, contexts and plain strings or numbers are not.
+_NOT_NODES = frozenset({"ctx", "op", "ops", "type_comment", "kind", "arg", "attr", "id", "name",
+                        "names", "module", "asname", "conversion", "level", "is_async",
+                        "simple", "tag"})
+_FIELDS = {
+    cls: tuple(f for f in cls._fields if f not in _NOT_NODES)
+    for cls in (getattr(ast, n) for n in dir(ast))
+    if isinstance(cls, type) and issubclass(cls, ast.AST)
+}
+_FIELDS[ast.Constant] = ()
+_FIELDS[ast.MatchSingleton] = ()
+_SUBMODULES_BY_LENGTH = sorted(K.TORCH_SUBMODULES.items(), key=lambda kv: -len(kv[0]))
+
+
+def _binop(a: int, b: int, op: ast.operator) -> int:
+    la, lb = K.level(a), K.level(b)
+    lv = max(la, lb)
+    if lv == NOT:
+        return NOT | ((a | b) & HOST)
+    if lv == UNKNOWN and ((a | b) & HOST):
+        return NOT | HOST
+    flags = 0
+    if type(op) in (ast.BitAnd, ast.BitOr, ast.BitXor) and (a & BOOL or b & BOOL):
+        flags = BOOL
+    return lv | flags
+
+
+def _unpacked(k: int) -> int:
+    """Kind of the items when a value of kind `k` is unpacked or iterated."""
+    if k & SHAPE:
+        return NOT
+    if k & HOST:
+        return NOT | HOST
+    lv = K.level(k)
+    return lv | (k & BOOL) if lv >= PROBABLE else UNKNOWN
+
+
+def _is_non_numeric_literal(node: ast.AST) -> bool:
+    t = type(node)
+    if t is ast.Constant:
+        return isinstance(node.value, (str, bytes)) or node.value is None
+    return t in (ast.JoinedStr, ast.List, ast.Tuple, ast.Dict, ast.Set)
+
+
+def annotation_kind(ann: ast.AST | None) -> int:
+    if ann is None:
+        return UNKNOWN
+    if type(ann) is ast.Constant and isinstance(ann.value, str):
+        try:
+            ann = ast.parse(ann.value, mode="eval").body
+        except SyntaxError:
+            return UNKNOWN
+    names = _annotation_names(ann, [])
+    if type(ann) is ast.Constant and ann.value is None:
+        return NOT
+    if "BoolTensor" in names:
+        return TENSOR | BOOL
+    if any(n in K.TENSOR_ANNOTATIONS for n in names):
+        head = names[0] if names else ""
+        # Optional[Tensor] and Tensor | None are tensors when given; List[Tensor] is not one.
+        if head in ("List", "list", "Tuple", "tuple", "Sequence", "Dict", "dict", "Iterable"):
+            return UNKNOWN
+        return TENSOR
+    if names and all(n in K.NON_TENSOR_ANNOTATIONS or n in ("Optional", "Union", "typing")
+                     for n in names):
+        return NOT
+    return UNKNOWN
+
+
+def _annotation_names(node, out: list) -> list:
+    """Names in an annotation, outermost first: Optional[torch.Tensor] -> Optional, Tensor."""
+    t = type(node)
+    if t is ast.Name:
+        out.append(node.id)
+    elif t is ast.Attribute:
+        out.append(node.attr)
+    elif t is ast.Subscript:
+        _annotation_names(node.value, out)
+        _annotation_names(node.slice, out)
+    elif t is ast.Tuple or t is ast.List:
+        for e in node.elts:
+            _annotation_names(e, out)
+    elif t is ast.BinOp:
+        _annotation_names(node.left, out)
+        _annotation_names(node.right, out)
+    elif t is ast.Constant and node.value is None:
+        out.append("None")
+    return out
+
+
+def _param_kind(arg: ast.arg, default: ast.AST | None, modelish: bool) -> int:
+    if arg.annotation is not None:
+        k = annotation_kind(arg.annotation)
+        if k != UNKNOWN:
+            return k
+    if default is not None:
+        if type(default) is ast.Constant and default.value is None:
+            return UNKNOWN
+        return NOT if type(default) in (ast.Constant, ast.Tuple, ast.List, ast.Dict,
+                                        ast.UnaryOp) else UNKNOWN
+    return PROBABLE if modelish else UNKNOWN

@@ -1,0 +1,39 @@
+"""The Python API: the same engine and settings as the CLI, without the printing."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .config import Settings, load_settings, select_rules
+from .engine import Engine
+from .finding import Finding
+from .rules import load_rules
+from .runner import analyse_source, run_check
+
+
+def build_engine(settings: Settings | None = None, select=None, extend_select=(), ignore=(),
+                 rule_dirs=()) -> Engine:
+    settings = settings or Settings()
+    rules = load_rules([*settings.rule_dirs, *rule_dirs])
+    chosen = select_rules(rules, select if select is not None else settings.select,
+                          [*settings.extend_select, *extend_select], [*settings.ignore, *ignore])
+    return Engine(chosen)
+
+
+def scan(paths, select=None, extend_select=(), ignore=(), rule_dirs=(), config=None,
+         use_cache=False, jobs=None) -> list[Finding]:
+    """Findings for files and directories, sorted by path, line and column.
+
+    Settings come from the nearest pyproject.toml's [tool.dynlint] (or `config`), and the
+    keyword arguments override them like the CLI flags do.
+    """
+    settings = load_settings(Path(config) if config else None)
+    engine = build_engine(settings, select, extend_select, ignore, rule_dirs)
+    findings, _ = run_check([str(p) for p in paths], settings, engine, use_cache=use_cache,
+                            jobs=jobs)
+    return findings
+
+
+def check_source(text: str, path: str = "<string>", select=None, ignore=(),
+                 rule_dirs=()) -> list[Finding]:
+    """Findings for one module given as text."""
+    return analyse_source(build_engine(None, select, (), ignore, rule_dirs), text, path)

@@ -1,0 +1,241 @@
+"""Rule matching: compiled YAML patterns + named predicates over one `ast` walk.
+
+`Engine.check` is the single entry for one module. The CLI reaches it through `runner`
+(files, cache, processes); the flake8 plugin calls it with flake8's own tree, so both give the
+same findings. Nothing here is written for one specific rule.
+"""
+from __future__ import annotations
+
+import ast
+import re
+
+from .analysis import Analyzer
+from .finding import Finding
+from .patterns import Matcher
+from .predicates import MatchContext
+from .rules import Rule
+
+_LINE_SPLIT = re.compile(r"\r\n|\r|\n")
+_NOQA = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]*(?:[,\s]+[A-Z]+[0-9]*)*))?",
+                   re.IGNORECASE)
+_FILE_NOQA = re.compile(r"^\s*#\s*dynlint:\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]*(?:[,\s]+[A-Z]+[0-9]*)*))?",
+                        re.IGNORECASE | re.MULTILINE)
+
+
+class _Candidate:
+    __slots__ = ("rule", "spec", "node", "binds", "ctx", "fix")
+
+    def __init__(self, rule, spec, node, binds, ctx, fix):
+        self.rule, self.spec, self.node, self.binds, self.ctx, self.fix = \
+            rule, spec, node, binds, ctx, fix
+
+
+class Engine:
+    def __init__(self, rules: list[Rule]):
+        self.rules = rules
+        self._by_type: dict[type, list] = {}
+        self._by_call: dict[str, list] = {}
+        self._any_call: list = []
+        self._truth: list = []
+        gate: set[str] = set()
+        self._ungated = False
+        for rule in rules:
+            if rule.requires_text:
+                gate.update(rule.requires_text)
+            else:
+                self._ungated = True
+            for spec in rule.matches:
+                for pat in spec.patterns:
+                    entry = (rule, spec, pat, spec.roles)
+                    if spec.position == "truth_test":
+                        self._truth.append(entry)
+                    elif pat.root_type is ast.Call and pat.call_key is not None:
+                        self._by_call.setdefault(pat.call_key, []).append(entry)
+                    elif pat.root_type is ast.Call:
+                        self._any_call.append(entry)
+                    else:
+                        self._by_type.setdefault(pat.root_type, []).append(entry)
+        self._gate = tuple(sorted(gate))
+        needed = frozenset().union(*(r.needed_roles() for r in rules))
+        self._skip_roles = frozenset({"model", "neutral", "cold"}) - needed
+
+    def may_match(self, source: str) -> bool:
+        """The cheap text gate: a file that mentions no rule's required text cannot match."""
+        return self._ungated or any(tok in source for tok in self._gate)
+
+    # ---------------------------------------------------------------------------------------
+    def check(self, source: str, path: str, tree: ast.AST | None = None,
+              gate: bool = True) -> list[Finding]:
+        if not self.rules or (gate and not self.may_match(source)):
+            return []
+        if tree is None:
+            tree = ast.parse(source, filename=path)
+        candidates: list[_Candidate] = []
+        lines = _LINE_SPLIT.split(source)
+        analyzer = Analyzer(skip_roles=self._skip_roles)
+        matcher = Matcher(analyzer.qualname)
+        by_call, any_call = self._by_call, self._any_call
+        try_ = self._try
+
+        def on_call(node):
+            f = node.func
+            if type(f) is ast.Attribute:
+                key = f.attr
+            elif type(f) is ast.Name:
+                key = analyzer.imports.get(f.id, f.id).rsplit(".", 1)[-1]
+            else:
+                key = None
+            for entry in by_call.get(key, ()):
+                try_(entry, node, analyzer, matcher, candidates)
+            for entry in any_call:
+                try_(entry, node, analyzer, matcher, candidates)
+
+        def typed(entries):
+            def on_node(node):
+                for entry in entries:
+                    try_(entry, node, analyzer, matcher, candidates)
+            return on_node
+
+        analyzer.hooks = {t: typed(entries) for t, entries in self._by_type.items()}
+        if by_call or any_call:
+            analyzer.hooks[ast.Call] = on_call
+        if self._truth:
+            analyzer.truth_hook = typed(self._truth)
+        analyzer.run(tree, lines)
+        return self._finish(candidates, source, lines, path)
+
+    def _try(self, entry, node, analyzer, matcher, out) -> None:
+        rule, spec, pat, roles = entry
+        if analyzer.frame.role not in roles:
+            return
+        binds = matcher.match(pat, node)
+        if binds is None:
+            return
+        stack = analyzer.stack
+        parent = stack[-2] if stack and stack[-1] is node and len(stack) > 1 else \
+            (stack[-1] if stack and stack[-1] is not node else None)
+        ctx = MatchContext(analyzer, node, binds, parent, analyzer.frame)
+        for p in spec.when:
+            if not p(ctx, node):
+                return
+        for var, preds in spec.where.items():
+            target = binds.get(var)
+            for p in preds:
+                if not p(ctx, target):
+                    return
+        fix = None
+        if rule.fixes:
+            from .fixes import suggest_fix   # only files with fixable rules pay for this
+            fix = suggest_fix(rule, node, binds, analyzer, matcher)
+        out.append(_Candidate(rule, spec, node, binds, ctx, fix))
+
+    def _finish(self, candidates, source, lines, path) -> list[Finding]:
+        if not candidates:
+            return []
+        file_noqa = _file_noqa(source)
+        noqa = _line_noqa(lines) if "noqa" in source.lower() else {}
+        seen = set()
+        findings = []
+        for c in candidates:
+            rule = c.rule
+            if file_noqa is not None and _suppressed(file_noqa, rule.code):
+                continue
+            target = c.binds.get(c.spec.report) if c.spec.report else c.node
+            line, col, end_line, end_col = _report_span(target, lines)
+            key = (rule.code, line, col)
+            if key in seen:
+                continue
+            seen.add(key)
+            node_end = getattr(c.node, "end_lineno", line)
+            codes = noqa.get(line, noqa.get(node_end) if node_end != line else None)
+            if codes is not None and _suppressed(codes, rule.code):
+                continue
+            message = _render(rule.message, c.binds, lines, rule, c.node)
+            findings.append(Finding(path, line, col, end_line, end_col, rule.code, rule.name,
+                                    message, rule.severity, c.ctx.frame.qualname, c.fix))
+        findings.sort(key=lambda f: f.sort_key)
+        return findings
+
+
+# -- positions and text ------------------------------------------------------------------------
+def char_col(lines: list[str], lineno: int, byte_col: int) -> int:
+    """ast columns are UTF-8 byte offsets; reports use 1-based character columns."""
+    if lineno - 1 >= len(lines):
+        return byte_col + 1
+    text = lines[lineno - 1]
+    if text.isascii():
+        return byte_col + 1
+    return len(text.encode("utf-8")[:byte_col].decode("utf-8", "ignore")) + 1
+
+
+def _report_span(node, lines):
+    """Where a finding points. For a method call that is the method name, the line Python
+    itself reports at run time for a call spanning several lines."""
+    end_line, end_b = node.end_lineno, node.end_col_offset
+    if type(node) is ast.Call and type(node.func) is ast.Attribute:
+        f = node.func
+        line = f.end_lineno
+        b = f.end_col_offset - len(f.attr.encode("utf-8"))
+    else:
+        line, b = node.lineno, node.col_offset
+    return line, char_col(lines, line, b), end_line, char_col(lines, end_line, end_b)
+
+
+def segment(node: ast.AST, lines: list[str]) -> str:
+    """Source text of a node, from the split lines (byte offsets, like ast)."""
+    first, last = node.lineno - 1, node.end_lineno - 1
+    if first == last:
+        return lines[first].encode("utf-8")[node.col_offset:node.end_col_offset].decode("utf-8", "replace")
+    parts = [lines[first].encode("utf-8")[node.col_offset:].decode("utf-8", "replace")]
+    parts.extend(lines[first + 1:last])
+    parts.append(lines[last].encode("utf-8")[:node.end_col_offset].decode("utf-8", "replace"))
+    return "\n".join(parts)
+
+
+def _render(template: str, binds, lines, rule, matched) -> str:
+    values = {"code": rule.code, "name": rule.name}
+    for var, node in [("match", matched), *binds.items()]:
+        if isinstance(node, ast.AST) and hasattr(node, "lineno"):
+            text = " ".join(segment(node, lines).split())
+            values[var] = text if len(text) <= 60 else text[:57] + "..."
+    try:
+        return template.format_map(_Default(values))
+    except (ValueError, IndexError):
+        return template
+
+
+class _Default(dict):
+    def __missing__(self, key):
+        return "{" + key + "}"
+
+
+# -- suppressions ------------------------------------------------------------------------------
+def _line_noqa(lines: list[str]) -> dict[int, frozenset]:
+    out = {}
+    for i, text in enumerate(lines, 1):
+        if "#" in text and "noqa" in text.lower():
+            m = _NOQA.search(text)
+            if m:
+                codes = m.group("codes")
+                out[i] = frozenset(re.split(r"[,\s]+", codes.upper().strip())) if codes else ALL
+    return out
+
+
+def _file_noqa(source: str):
+    """None: no file-level suppression; a frozenset of codes; or ALL for a bare directive."""
+    if "dynlint" not in source:
+        return None
+    m = _FILE_NOQA.search(source)
+    if not m:
+        return None
+    codes = m.group("codes")
+    return frozenset(re.split(r"[,\s]+", codes.upper().strip())) if codes else ALL
+
+
+ALL = frozenset({"*"})
+
+
+def _suppressed(codes, code: str) -> bool:
+    if codes is ALL:
+        return True
+    return any(code.startswith(c) for c in codes)

@@ -1,0 +1,63 @@
+"""Findings are plain data: reporting, fixing, flake8 and confirm all read the same objects."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace the text between two 1-based (line, column) positions (end exclusive)."""
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    content: str
+
+
+@dataclass(frozen=True)
+class Fix:
+    applicability: str          # safe | unsafe | display-only
+    description: str
+    edits: tuple[Edit, ...]
+    imports: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Finding:
+    path: str
+    line: int                   # 1-based
+    column: int                 # 1-based, in characters
+    end_line: int
+    end_column: int
+    code: str
+    name: str
+    message: str
+    severity: str = "error"
+    scope: str = "<module>"     # enclosing function, e.g. "InnerNet.forward"
+    fix: Fix | None = None
+
+    @property
+    def sort_key(self):
+        return (self.path, self.line, self.column, self.code)
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d.pop("scope")
+        d["scope"] = self.scope
+        return d
+
+
+# Diagnostics about files that could not be analysed, with their own codes.
+SYNTAX_ERROR = ("DYN901", "syntax-error")
+ENCODING_ERROR = ("DYN902", "encoding-error")
+NULL_BYTES = ("DYN903", "null-bytes")
+TOO_LARGE = ("DYN904", "file-too-large")
+UNREADABLE = ("DYN905", "unreadable-file")
+INTERNAL_ERROR = ("DYN999", "internal-error")
+FILE_DIAGNOSTICS = (SYNTAX_ERROR, ENCODING_ERROR, NULL_BYTES, TOO_LARGE, UNREADABLE, INTERNAL_ERROR)
+
+
+def file_diagnostic(kind, path: str, message: str, line: int = 1, column: int = 1) -> Finding:
+    code, name = kind
+    return Finding(path, max(line, 1), max(column, 1), max(line, 1), max(column, 1),
+                   code, name, message, "error")

@@ -1,0 +1,88 @@
+"""What dynlint knows about torch's API, as plain tables (no torch import).
+
+Kinds are small ints: the low two bits are a tensor-ness level, the rest are flags.
+
+* NOT      certainly not a tensor (Python scalar, str, None, shape, numpy, module object)
+* UNKNOWN  no evidence either way
+* PROBABLE likely a tensor (an unannotated parameter of `forward`, a submodule's output)
+* TENSOR   certainly a tensor (a torch call, a tensor method, arithmetic on tensors)
+
+Flags: BOOL (bool dtype), HOST (a Python value computed from tensor *data*, e.g. `.item()`),
+SHAPE (a torch.Size or shape tuple: its items are plain ints).
+"""
+from __future__ import annotations
+
+NOT, UNKNOWN, PROBABLE, TENSOR = 0, 1, 2, 3
+LEVEL = 3
+BOOL, HOST, SHAPE = 4, 8, 16
+
+
+def level(kind: int) -> int:
+    return kind & LEVEL
+
+
+# torch functions whose result is not a tensor, beyond the is_/are_/get_/set_/use_/_ prefixes.
+TORCH_NOT_TENSOR = frozenset("""
+numel typename device dtype Size Generator finfo iinfo no_grad enable_grad inference_mode
+set_grad_enabled autocast manual_seed seed initial_seed compile load save broadcast_shapes
+promote_types result_type can_cast layout memory_format Stream Event empty_cache
+""".split())
+# torch functions that turn tensor data into a Python value.
+TORCH_HOST = frozenset({"equal", "allclose", "is_nonzero"})
+# torch submodules: how to read a call into them (None: unknown).
+TORCH_SUBMODULES = {
+    "nn.functional": TENSOR, "nn.init": TENSOR, "nn.utils.rnn": TENSOR, "linalg": TENSOR,
+    "fft": TENSOR, "special": TENSOR, "sparse": TENSOR, "nested": TENSOR, "ops": TENSOR,
+    "masked": TENSOR, "functional": TENSOR, "nn": NOT, "jit": NOT, "cuda": NOT,
+    "backends": NOT, "distributed": UNKNOWN, "utils": UNKNOWN, "fx": UNKNOWN,
+    "onnx": NOT, "testing": UNKNOWN, "hub": UNKNOWN, "autograd": UNKNOWN, "compiler": NOT,
+    "distributions": UNKNOWN, "profiler": NOT, "library": NOT, "export": UNKNOWN,
+    "multiprocessing": NOT, "quantization": UNKNOWN, "ao": UNKNOWN, "amp": NOT,
+    "random": UNKNOWN, "overrides": NOT, "hpu": NOT, "xpu": NOT, "mps": NOT,
+}
+BOOL_FUNCS = frozenset("""
+isnan isinf isfinite isposinf isneginf isreal isin isclose logical_and logical_or logical_not
+logical_xor eq ne lt le gt ge greater greater_equal less less_equal not_equal signbit any all
+""".split())
+# Functions and methods whose result keeps the dtype of their (first) tensor input.
+DTYPE_PRESERVING = frozenset("""
+view reshape flatten unflatten squeeze unsqueeze t transpose permute contiguous clone detach
+cpu cuda expand expand_as repeat tile flip fliplr flipud roll narrow select index_select gather
+tril triu view_as reshape_as chunk split unbind movedim moveaxis swapaxes swapdims cat concat
+concatenate stack hstack vstack masked_fill masked_fill_ requires_grad_ pin_memory
+broadcast_to take take_along_dim diagonal diag where squeeze_ unsqueeze_ to
+""".split())
+# Tensor methods whose result is not a tensor; those producing host values from data apart.
+NOT_TENSOR_METHODS = frozenset("""
+size dim ndimension numel nelement element_size stride storage_offset data_ptr is_contiguous
+is_floating_point is_complex is_signed get_device numpy backward register_hook untyped_storage
+storage is_pinned is_shared is_set_to dim_order
+""".split())
+HOST_METHODS = frozenset({"item", "tolist", "equal", "allclose"})
+# Methods that only tensors have (numpy, pandas, lists lack them): evidence of a tensor receiver.
+TENSOR_ONLY_METHODS = frozenset("""
+view unsqueeze masked_fill masked_fill_ bool long float half double bfloat16 int contiguous
+permute detach cuda cpu to type_as new_zeros new_ones new_full new_empty new_tensor expand
+expand_as repeat_interleave index_select gather scatter scatter_add scatter_ masked_select
+softmax log_softmax sigmoid relu bmm eq ne lt gt le ge logical_and logical_or logical_not isnan
+isinf isfinite nonzero argwhere masked_scatter index_fill index_add index_copy narrow unbind
+chunk split flatten unflatten view_as expand_as sum mean max min any all norm abs exp log
+""".split())
+TENSOR_ATTRS = frozenset({"data", "grad", "T", "mT", "H", "mH", "real", "imag"})
+BOOL_DTYPE_NAMES = frozenset({"torch.bool", "bool"})
+# Annotation names.
+TENSOR_ANNOTATIONS = frozenset("""
+Tensor FloatTensor LongTensor IntTensor DoubleTensor HalfTensor ByteTensor ShortTensor
+CharTensor BFloat16Tensor Parameter
+""".split())
+NON_TENSOR_ANNOTATIONS = frozenset("""
+int float bool str bytes list tuple dict set List Tuple Dict Set Sequence Mapping Iterable
+None NoneType Callable Any_never Size dtype device
+""".split())
+# Builtins returning non-tensors; int()/float()/bool() of a tensor produce HOST values.
+HOST_CONVERTERS = frozenset({"int", "float", "bool", "complex"})
+NOT_TENSOR_BUILTINS = frozenset("""
+len range str repr isinstance issubclass hasattr getattr callable id hash type list tuple dict
+set frozenset sorted enumerate zip map filter print format open iter next reversed vars dir
+""".split())
+SCALAR_BUILTINS = frozenset({"round", "abs", "min", "max", "sum", "pow", "divmod"})

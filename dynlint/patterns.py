@@ -1,0 +1,249 @@
+"""Patterns: Python code with metavariables, matched structurally against `ast` nodes.
+
+Syntax (what a rule author writes):
+
+* ``$X`` binds any expression (or a statement-level name) to ``X``; a second ``$X`` in the
+  same pattern must be the same code. ``$_`` matches anything and binds nothing.
+* ``...`` inside an argument list, a list/tuple/bool-op operand list or a block matches zero or
+  more items; in a call it also admits any extra keyword arguments. Without it a call pattern
+  matches only calls with exactly that many positional arguments and those keywords.
+* Dotted names that are not metavariables (``torch.nonzero``, ``torchvision.ops.nms``, ``len``)
+  match by *qualified name*, so ``import torch as th; th.nonzero(x)`` and
+  ``from torch import nonzero; nonzero(x)`` both match ``torch.nonzero($X)``.
+* A pattern of several statements matches consecutive statements of one block.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+
+META_PREFIX = "__dl_"
+_META_RE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
+_SKIP_FIELDS = frozenset({"ctx", "type_comment", "kind"})
+
+
+class PatternError(ValueError):
+    """A pattern that does not parse or uses an unsupported construct."""
+
+
+def meta_name(node: ast.AST) -> str | None:
+    """The metavariable name if `node` is ``$NAME`` in a compiled pattern."""
+    if type(node) is ast.Name and node.id.startswith(META_PREFIX):
+        return node.id[len(META_PREFIX):]
+    return None
+
+
+def is_ellipsis(node: ast.AST) -> bool:
+    if type(node) is ast.Expr:
+        node = node.value
+    return type(node) is ast.Constant and node.value is Ellipsis
+
+
+def dotted_name(node: ast.AST) -> str | None:
+    """``a.b.c`` for a Name/Attribute chain without metavariables, else None."""
+    parts = []
+    while type(node) is ast.Attribute:
+        parts.append(node.attr)
+        node = node.value
+    if type(node) is not ast.Name or node.id.startswith(META_PREFIX):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+@dataclass
+class Pattern:
+    source: str
+    root: ast.AST | None = None          # expression or single statement pattern
+    sequence: list[ast.stmt] = field(default_factory=list)  # multi-statement pattern
+    metavars: frozenset[str] = frozenset()
+
+    @property
+    def root_type(self) -> type | None:
+        return type(self.root) if self.root is not None else None
+
+    @property
+    def call_key(self) -> str | None:
+        """Last name of the callee, used to index call patterns (``nonzero``, ``item``)."""
+        if type(self.root) is not ast.Call:
+            return None
+        func = self.root.func
+        if type(func) is ast.Attribute:
+            return func.attr
+        if type(func) is ast.Name and not func.id.startswith(META_PREFIX):
+            return func.id
+        return None
+
+
+def compile_pattern(source: str) -> Pattern:
+    text = _META_RE.sub(lambda m: META_PREFIX + m.group(1), source.strip())
+    try:
+        module = ast.parse(text)
+    except SyntaxError as exc:
+        raise PatternError(f"pattern does not parse: {exc.msg} in {source!r}") from None
+    if not module.body:
+        raise PatternError("empty pattern")
+    names = frozenset(
+        n.id[len(META_PREFIX):] for n in ast.walk(module)
+        if type(n) is ast.Name and n.id.startswith(META_PREFIX) and n.id != META_PREFIX + "_"
+    )
+    if len(module.body) == 1:
+        stmt = module.body[0]
+        root = stmt.value if type(stmt) is ast.Expr else stmt
+        return Pattern(source, root=root, metavars=names)
+    return Pattern(source, sequence=list(module.body), metavars=names)
+
+
+def same_code(a: ast.AST, b: ast.AST) -> bool:
+    """Structural equality ignoring positions and load/store context."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same_code(x, y) for x, y in zip(a, b))
+    for name in a._fields:
+        if name in _SKIP_FIELDS:
+            continue
+        x, y = getattr(a, name, None), getattr(b, name, None)
+        if isinstance(x, ast.AST):
+            if not isinstance(y, ast.AST) or not same_code(x, y):
+                return False
+        elif isinstance(x, list):
+            if not isinstance(y, list) or len(x) != len(y):
+                return False
+            for i, j in zip(x, y):
+                if isinstance(i, ast.AST):
+                    if not same_code(i, j):
+                        return False
+                elif i != j:
+                    return False
+        elif x != y:
+            return False
+    return True
+
+
+class Matcher:
+    """Matches pattern nodes against target nodes, binding metavariables.
+
+    `qualname` resolves a target Name/Attribute chain to its imported dotted name; the
+    analysis supplies it so that aliases and ``from`` imports match.
+    """
+
+    __slots__ = ("qualname",)
+
+    def __init__(self, qualname):
+        self.qualname = qualname
+
+    def match(self, pat: Pattern, node: ast.AST) -> dict | None:
+        binds: dict = {}
+        return binds if self._node(pat.root, node, binds) else None
+
+    def match_sequence(self, pat: Pattern, stmts: list, start: int) -> dict | None:
+        binds: dict = {}
+        window = stmts[start:start + len(pat.sequence)]
+        if len(window) != len(pat.sequence):
+            return None
+        for p, t in zip(pat.sequence, window):
+            if not self._node(p, t, binds):
+                return None
+        return binds
+
+    # -- internals -------------------------------------------------------------------
+    def _node(self, p, t, binds) -> bool:
+        name = meta_name(p)
+        if name is not None:
+            if isinstance(t, ast.stmt) and type(t) is not ast.Expr:
+                return False
+            if type(t) is ast.Expr:
+                t = t.value
+            if name == "_":
+                return True
+            bound = binds.get(name)
+            if bound is None:
+                binds[name] = t
+                return True
+            return same_code(bound, t)
+        tp = type(p)
+        if tp is ast.Expr and type(t) is not ast.Expr:
+            return False
+        dotted = dotted_name(p) if tp in (ast.Name, ast.Attribute) else None
+        if dotted is not None:
+            return self._qualname_matches(dotted, t)
+        if tp is not type(t):
+            return False
+        if tp is ast.Call:
+            return self._call(p, t, binds)
+        for fname in p._fields:
+            if fname in _SKIP_FIELDS:
+                continue
+            pv, tv = getattr(p, fname, None), getattr(t, fname, None)
+            if isinstance(pv, list):
+                if not isinstance(tv, list) or not self._seq(pv, tv, binds):
+                    return False
+            elif isinstance(pv, ast.AST):
+                if not isinstance(tv, ast.AST) or not self._node(pv, tv, binds):
+                    return False
+            elif pv != tv:
+                return False
+        return True
+
+    def _qualname_matches(self, dotted: str, t) -> bool:
+        if type(t) not in (ast.Name, ast.Attribute):
+            return False
+        q = self.qualname(t)
+        if q is None:
+            return False
+        if q == dotted:
+            return True
+        # A relative import (`from .boxes import nms`) resolves to `.boxes.nms`; accept it
+        # when it names the tail of the pattern's absolute path.
+        return q.startswith(".") and dotted.endswith(q.lstrip(".")) and \
+            dotted[-len(q.lstrip(".")) - 1] == "."
+
+    def _call(self, p: ast.Call, t: ast.Call, binds) -> bool:
+        if not self._node(p.func, t.func, binds):
+            return False
+        open_ended = any(is_ellipsis(a) for a in p.args)
+        if not self._seq(p.args, t.args, binds):
+            return False
+        given = {k.arg: k.value for k in t.keywords}
+        for kw in p.keywords:
+            if kw.arg is None or kw.arg not in given:
+                return False
+            if not self._node(kw.value, given[kw.arg], binds):
+                return False
+        if not open_ended and len(given) != len(p.keywords):
+            return False
+        return True
+
+    def _seq(self, ps: list, ts: list, binds) -> bool:
+        """Glob-match lists: `...` items in the pattern absorb any run of target items."""
+        if not any(isinstance(x, ast.AST) and is_ellipsis(x) for x in ps):
+            if len(ps) != len(ts):
+                return False
+            for a, b in zip(ps, ts):
+                if isinstance(a, ast.AST):
+                    if not isinstance(b, ast.AST) or not self._node(a, b, binds):
+                        return False
+                elif a != b:
+                    return False
+            return True
+        return self._glob(ps, 0, ts, 0, binds)
+
+    def _glob(self, ps, i, ts, j, binds) -> bool:
+        if i == len(ps):
+            return j == len(ts)
+        if is_ellipsis(ps[i]):
+            for k in range(j, len(ts) + 1):
+                trial = dict(binds)
+                if self._glob(ps, i + 1, ts, k, trial):
+                    binds.update(trial)
+                    return True
+            return False
+        if j == len(ts):
+            return False
+        trial = dict(binds)
+        if self._node(ps[i], ts[j], trial) and self._glob(ps, i + 1, ts, j + 1, trial):
+            binds.update(trial)
+            return True
+        return False

@@ -1,0 +1,109 @@
+"""Checking many files: cache lookups, then the misses across processes.
+
+Each file is read, gated, parsed and analysed exactly once, inside one worker. A worker never
+raises: anything unexpected becomes a DYN999 diagnostic for that file and the run goes on.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+import traceback
+from concurrent.futures import ProcessPoolExecutor
+
+from . import source
+from .cache import Cache, content_hash
+from .config import per_file_ignored
+from .discover import discover, display_path
+from .engine import Engine
+from .finding import INTERNAL_ERROR, file_diagnostic
+
+_ENGINE: Engine | None = None
+_MAX_BYTES = source.DEFAULT_MAX_BYTES
+PARALLEL_THRESHOLD = 24         # below this many files, worker start-up costs more than it saves
+
+
+def analyse_source(engine: Engine, text: str, display: str):
+    """Findings for one module's text (used for stdin and by workers)."""
+    try:
+        tree = source.parse(text, display)      # every file, so syntax errors always show
+        if not engine.may_match(text):
+            return []
+        return engine.check(text, display, tree=tree)
+    except source.SourceError as exc:
+        return [exc.finding]
+    except Exception as exc:       # a bug in dynlint must not stop the run
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        return [file_diagnostic(INTERNAL_ERROR, display,
+                                f"internal error ({type(exc).__name__}: {exc}) at "
+                                f"{os.path.basename(where.filename)}:{where.lineno}; "
+                                f"please report it")]
+
+
+def _analyse_file(job):
+    path, display = job
+    try:
+        stat = os.stat(path)
+        data = source.read_bytes(path, display, _MAX_BYTES)
+        text = source.decode(data, display)
+    except source.SourceError as exc:
+        return path, None, None, [exc.finding]
+    except OSError as exc:
+        return path, None, None, [file_diagnostic(INTERNAL_ERROR, display, str(exc))]
+    return path, stat, content_hash(data), analyse_source(_ENGINE, text, display)
+
+
+def _init_worker(engine, max_bytes):
+    global _ENGINE, _MAX_BYTES
+    if engine is not None:
+        _ENGINE, _MAX_BYTES = engine, max_bytes
+
+
+def run_check(paths, settings, engine: Engine, use_cache=True, jobs=None, force_exclude=False,
+              cache_key=()):
+    """Findings for `paths`, sorted, with per-file-ignores applied."""
+    global _ENGINE, _MAX_BYTES
+    _ENGINE, _MAX_BYTES = engine, settings.max_file_size
+    cwd = os.getcwd()
+    files, findings = discover(paths, settings.exclude, settings.root, force_exclude)
+    cache = Cache(settings.cache_path(), cache_key) if use_cache else None
+    todo = []
+    for path in files:
+        display = display_path(os.path.abspath(path), cwd) if os.path.isabs(path) else path
+        cached = cache.lookup(path) if cache is not None else None
+        if cached is None:
+            todo.append((path, display))
+        else:
+            findings.extend(f if f.path == display else dataclasses.replace(f, path=display)
+                            for f in cached)
+    for path, stat, digest, result in _map(todo, jobs):
+        if cache is not None and stat is not None:
+            cache.store(path, stat, digest, result)
+        findings.extend(result)
+    if cache is not None:
+        cache.save()
+    if settings.per_file_ignores:
+        findings = [f for f in findings
+                    if not per_file_ignored(f.path, f.code, settings.per_file_ignores)]
+    findings.sort(key=lambda f: f.sort_key)
+    return findings, len(files)
+
+
+def _map(todo, jobs):
+    jobs = jobs or os.cpu_count() or 1
+    if jobs <= 1 or len(todo) < PARALLEL_THRESHOLD:
+        return map(_analyse_file, todo)
+    # Fork shares the compiled rules with the workers for free; elsewhere they are pickled.
+    ctx = None
+    if sys.platform.startswith("linux"):
+        import multiprocessing
+        ctx = multiprocessing.get_context("fork")
+    chunk = max(1, min(32, len(todo) // (jobs * 8)))
+    executor = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
+                                   initargs=(None if ctx else _ENGINE, _MAX_BYTES))
+    return _drain(executor, todo, chunk)
+
+
+def _drain(executor, todo, chunk):
+    with executor:
+        yield from executor.map(_analyse_file, todo, chunksize=chunk)

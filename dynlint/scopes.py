@@ -1,0 +1,192 @@
+"""A cheap pre-pass over a module's statements: imports, classes, functions and their roles.
+
+Roles say where a function runs:
+
+* model   - `forward` and friends, loss functions, `torch.compile`/`jit.script` functions,
+            what they reference in this file (methods via `self.`, module functions by
+            name), and functions nested in those: code that runs inside the compiled graph;
+* cold    - `__init__`, weight init, training/eval loops, data preparation, tests, class
+            bodies, `if __name__ == "__main__"`: code that never runs inside the model;
+* neutral - everything else.
+
+Roles are computed before the expression walk so that rules limited to model code cost
+nothing elsewhere and cold bodies can be skipped. References are read from each function's
+text with a regex, which is much cheaper than walking its expressions; a name mentioned only
+in a comment may over-approximate reachability, which errs on the side of recall.
+"""
+from __future__ import annotations
+
+import ast
+import re
+
+_COLD_FUNC = re.compile(
+    r"^(__init__|__new__|__repr__|__str__|__len__|__getitem__|__iter__|__setstate__|"
+    r"__getstate__|__post_init__|_?init_weights?|_?initiali[sz]e.*|_init_.*|reset_parameters|"
+    r"reset|extra_repr|train(_.*|ing_step.*)?|fit.*|evaluat.*|eval_.*|validat.*|test_.*|"
+    r"main|run|log(_.*)?|collate.*|prepare_data|setup|teardown|.*dataset.*|.*dataloader.*|"
+    r"preprocess.*|load.*|save.*|from_pretrained|plot.*|visuali[sz]e.*|print.*|on_.*|"
+    r"configure_optimizers|parse_args|download.*|benchmark.*|profile.*)$",
+    re.IGNORECASE,
+)
+_COLD_CLASS = re.compile(
+    r"^Test|Tests?$|Dataset$|DataModule|Trainer$|Callback$|Sampler$|Collator$|Tokenizer|"
+    r"Config$|Args$|Arguments$|Logger$|Metric(s)?$",
+)
+_MODULE_BASE = re.compile(
+    r"(^|\.)(Module|Sequential|ModuleList|ModuleDict)$|(Model|Module|Layer|Block|Net|Network|"
+    r"Loss|Attention|Encoder|Decoder|Head|MLP|Embeddings?|Backbone|Transformer|Criterion|"
+    r"Pooler|Neck|Stem|Conv\dd|Norm)$"
+)
+_ROOT_METHOD = re.compile(r"^(forward|_forward.*|forward_.*|__call__)$")
+_COMPILE_DECORATORS = frozenset({
+    "torch.jit.script", "torch.jit.script_method", "torch.compile", "torch.fx.wrap",
+    "torch.jit.trace", "torch.compiler.allow_in_graph",
+})
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+_SELF_ATTR = re.compile(r"\b(?:self|cls|super\(\))\s*\.\s*([A-Za-z_]\w*)")
+
+
+class ClassInfo:
+    __slots__ = ("name", "is_module", "cold", "methods")
+
+    def __init__(self, name, is_module, cold):
+        self.name, self.is_module, self.cold = name, is_module, cold
+        self.methods: dict[str, list[FunctionInfo]] = {}
+
+
+class FunctionInfo:
+    __slots__ = ("name", "qualname", "cls", "parent", "node", "role", "modelish")
+
+    def __init__(self, name, qualname, cls, parent, node):
+        self.name, self.qualname, self.cls, self.parent, self.node = name, qualname, cls, parent, node
+        self.role = "neutral"
+        self.modelish = False
+
+
+class Scopes:
+    """What the pre-pass learns about one module."""
+
+    def __init__(self):
+        self.imports: dict[str, str] = {}
+        self.classes: dict[str, ClassInfo] = {}
+        self.functions: dict[int, FunctionInfo] = {}     # by id() of the def node
+        self.main_guards: set[int] = set()
+
+    def qualname(self, node: ast.AST) -> str | None:
+        """Dotted name of a Name/Attribute chain with its first part resolved by imports."""
+        parts = []
+        while type(node) is ast.Attribute:
+            parts.append(node.attr)
+            node = node.value
+        if type(node) is not ast.Name:
+            return None
+        parts.append(self.imports.get(node.id, node.id))
+        return ".".join(reversed(parts))
+
+
+def index_module(tree: ast.Module, lines: list[str]) -> Scopes:
+    scopes = Scopes()
+    order: list[FunctionInfo] = []
+    _scan(tree.body, scopes, order, None, None, "", True)
+    _assign_roles(scopes, order, lines)
+    return scopes
+
+
+def _scan(body, scopes: Scopes, order, func, cls, prefix, top) -> None:
+    for node in body:
+        t = type(node)
+        if t is ast.Import:
+            for a in node.names:
+                if a.asname:
+                    scopes.imports[a.asname] = a.name
+                else:
+                    top_name = a.name.split(".")[0]
+                    scopes.imports[top_name] = top_name
+        elif t is ast.ImportFrom:
+            base = "." * node.level + (node.module or "")
+            for a in node.names:
+                if a.name != "*":
+                    sep = "" if base.endswith(".") else "."
+                    scopes.imports[a.asname or a.name] = base + sep + a.name
+        elif t is ast.ClassDef:
+            bases = [scopes.qualname(b) or "" for b in node.bases]
+            known = scopes.classes
+            is_module = any(_MODULE_BASE.search(b) or (b in known and known[b].is_module)
+                            for b in bases)
+            cold = bool(_COLD_CLASS.search(node.name)) or any(b in known and known[b].cold
+                                                              for b in bases)
+            info = ClassInfo(node.name, is_module, cold)
+            known[node.name] = info
+            _scan(node.body, scopes, order, func, info, prefix + node.name + ".", False)
+        elif t is ast.FunctionDef or t is ast.AsyncFunctionDef:
+            info = FunctionInfo(node.name, prefix + node.name, cls, func, node)
+            scopes.functions[id(node)] = info
+            order.append(info)
+            if cls is not None:
+                cls.methods.setdefault(node.name, []).append(info)
+            _scan(node.body, scopes, order, info, None, prefix + node.name + ".", False)
+        elif t is ast.If:
+            if top and _is_main_guard(node.test):
+                scopes.main_guards.add(id(node))
+            _scan(node.body, scopes, order, func, cls, prefix, top)
+            _scan(node.orelse, scopes, order, func, cls, prefix, top)
+        elif t in (ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith):
+            _scan(node.body, scopes, order, func, cls, prefix, top)
+            _scan(getattr(node, "orelse", ()), scopes, order, func, cls, prefix, top)
+        elif t is ast.Try or t.__name__ == "TryStar":
+            _scan(node.body, scopes, order, func, cls, prefix, top)
+            for h in node.handlers:
+                _scan(h.body, scopes, order, func, cls, prefix, top)
+            _scan(node.orelse, scopes, order, func, cls, prefix, top)
+            _scan(node.finalbody, scopes, order, func, cls, prefix, top)
+
+
+def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -> None:
+    module_funcs: dict[str, list[FunctionInfo]] = {}
+    methods: dict[str, list[FunctionInfo]] = {}
+    for f in order:
+        if f.parent is None and f.cls is None:
+            module_funcs.setdefault(f.name, []).append(f)
+        if f.cls is not None:
+            methods.setdefault(f.name, []).append(f)
+    model: set[int] = set()
+    todo = [f for f in order if _is_root(f, scopes)]
+    while todo:
+        f = todo.pop()
+        if id(f) in model:
+            continue
+        model.add(id(f))
+        node = f.node
+        text = "\n".join(lines[node.lineno - 1:node.end_lineno])
+        for attr in set(_SELF_ATTR.findall(text)):
+            own = f.cls.methods.get(attr) if f.cls is not None else None
+            todo.extend(own if own is not None else methods.get(attr, ()))
+        for name in set(_IDENT.findall(text)):
+            todo.extend(module_funcs.get(name, ()))
+    for f in order:                 # parents come before their nested functions
+        parent_role = f.parent.role if f.parent is not None else "neutral"
+        if id(f) in model or parent_role == "model":
+            f.role = "model"
+        elif parent_role == "cold" or _COLD_FUNC.match(f.name) or (f.cls is not None and f.cls.cold):
+            f.role = "cold"
+        f.modelish = f.role == "model" or bool(
+            _ROOT_METHOD.match(f.name) or "loss" in f.name.lower()
+            or (f.cls is not None and f.cls.is_module and not _COLD_FUNC.match(f.name)))
+
+
+def _is_root(f: FunctionInfo, scopes: Scopes) -> bool:
+    if f.cls is not None and f.cls.cold:
+        return False
+    for d in f.node.decorator_list:
+        if scopes.qualname(d.func if type(d) is ast.Call else d) in _COMPILE_DECORATORS:
+            return True
+    if f.cls is not None and _ROOT_METHOD.match(f.name):
+        return f.name == "forward" or f.cls.is_module
+    return "loss" in f.name.lower() and not _COLD_FUNC.match(f.name)
+
+
+def _is_main_guard(test: ast.AST) -> bool:
+    return (type(test) is ast.Compare and type(test.left) is ast.Name
+            and test.left.id == "__name__" and len(test.comparators) == 1
+            and type(test.comparators[0]) is ast.Constant
+            and test.comparators[0].value == "__main__")
