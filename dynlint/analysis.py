@@ -51,7 +51,8 @@ class Analyzer:
         self.classes = self.scopes.classes
         self.module = Frame("<module>", "<module>", None, kind="module")
         self.frame = self.module
-        self.stack: list[ast.AST] = []
+        self.stack: list[ast.AST] = []      # ancestors (names, constants, attributes, keywords are not pushed)
+        self.lines: list[str] = []
         self.truth: set[int] = set()
         self._kinds: dict[int, int] = {}
         self._special = {
@@ -67,6 +68,7 @@ class Analyzer:
 
     # -- walking -------------------------------------------------------------------------
     def run(self, tree: ast.AST, lines: list[str]) -> None:
+        self.lines = lines
         self.scopes = index_module(tree, lines)
         self.imports, self.classes = self.scopes.imports, self.scopes.classes
         self.visit(tree)
