@@ -447,6 +447,9 @@ class Analyzer:
                 return BOOL if self._is_bool_dtype(kw.value) else 0
         if name in K.BOOL_FUNCS:
             return BOOL
+        if name == "where":        # where(c) gives indices; where(c, a, b) the dtype of a, b
+            args = node.args
+            return BOOL if len(args) == 3 and self.kind(args[1]) & self.kind(args[2]) & BOOL else 0
         if name in K.DTYPE_PRESERVING or name.endswith("_like") and name != "full_like":
             first = node.args[0] if node.args else None
             if type(first) in (ast.List, ast.Tuple) and first.elts:

@@ -14,8 +14,8 @@ def build_engine(settings: Settings | None = None, select=None, extend_select=()
                  rule_dirs=()) -> Engine:
     settings = settings or Settings()
     rules = load_rules([*settings.rule_dirs, *rule_dirs])
-    chosen = select_rules(rules, select if select is not None else settings.select,
-                          [*settings.extend_select, *extend_select], [*settings.ignore, *ignore])
+    chosen = select_rules(rules, settings.select, settings.extend_select, settings.ignore,
+                          cli=(select, list(extend_select), list(ignore)))
     return Engine(chosen)
 
 

@@ -17,13 +17,25 @@ from . import __version__
 _TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# dynlint cache; see https://bford.info/cachedir/\n"
 
 
+def code_fingerprint() -> str:
+    """Changes whenever dynlint's own code does, so an upgrade (or a checkout being edited)
+    never serves findings computed by older code."""
+    here = Path(__file__).resolve().parent
+    h = hashlib.blake2b(digest_size=12)
+    for p in sorted(here.glob("*.py")):
+        st = p.stat()
+        h.update(f"{p.name}:{st.st_size}:{st.st_mtime_ns};".encode())
+    return h.hexdigest()
+
+
 def content_hash(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 class Cache:
     def __init__(self, directory: Path, key_parts: tuple):
-        h = hashlib.blake2b(repr((__version__,) + tuple(key_parts)).encode(), digest_size=12)
+        key = (__version__, code_fingerprint()) + tuple(key_parts)
+        h = hashlib.blake2b(repr(key).encode(), digest_size=12)
         self.directory = Path(directory)
         self.file = self.directory / __version__ / f"{h.hexdigest()}.pickle"
         self.entries: dict[str, tuple] = {}

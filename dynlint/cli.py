@@ -160,9 +160,8 @@ def _check(args) -> int:
     if args.cache_dir:
         settings.cache_dir = args.cache_dir
     all_rules = _load_rules([*settings.rule_dirs, *args.rules])
-    rules = select_rules(all_rules, args.select if args.select is not None else settings.select,
-                         [*settings.extend_select, *args.extend_select],
-                         [*settings.ignore, *args.ignore])
+    rules = select_rules(all_rules, settings.select, settings.extend_select, settings.ignore,
+                         cli=(args.select, args.extend_select, args.ignore))
     engine = Engine(rules)
     fixing = args.fix or args.diff
 

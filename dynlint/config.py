@@ -147,8 +147,12 @@ def _apply_table(s: Settings, table: dict, path: Path, text: str) -> None:
             s.cache_dir = value
 
 
-def select_rules(rules, select=None, extend_select=(), ignore=()):
-    """Resolve selectors (codes, prefixes, ALL) to the enabled rules, ruff-style."""
+def select_rules(rules, select=None, extend_select=(), ignore=(), cli=None):
+    """Resolve selectors (codes, prefixes, ALL) to the enabled rules, ruff-style.
+
+    The configuration file's layer is applied first; `cli` = (select, extend_select, ignore)
+    from the command line is applied on top, so `--select` there starts afresh.
+    """
     def matching(selector):
         sel = selector.strip().upper()
         if sel == "ALL":
@@ -159,14 +163,18 @@ def select_rules(rules, select=None, extend_select=(), ignore=()):
                               f"(codes look like DYN101; prefixes like DYN1 or ALL)")
         return hits
 
-    if select is None:
-        chosen = {r.code for r in rules if r.default}
-    else:
-        chosen = set().union(*(matching(s) for s in select)) if select else set()
-    for s in extend_select:
-        chosen |= matching(s)
-    for s in ignore:
-        chosen -= matching(s)
+    def layer(chosen, sel, extend, ign):
+        if sel is not None:
+            chosen = set().union(*(matching(s) for s in sel)) if sel else set()
+        for s in extend:
+            chosen |= matching(s)
+        for s in ign:
+            chosen -= matching(s)
+        return chosen
+
+    chosen = layer({r.code for r in rules if r.default}, select, extend_select, ignore)
+    if cli is not None:
+        chosen = layer(chosen, *cli)
     return [r for r in rules if r.code in chosen]
 
 

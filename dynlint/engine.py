@@ -169,15 +169,15 @@ def char_col(lines: list[str], lineno: int, byte_col: int) -> int:
 
 
 def _report_span(node, lines):
-    """Where a finding points. For a method call that is the method name, the line Python
-    itself reports at run time for a call spanning several lines."""
+    """Where a finding points: the start of the construct, except for a method call whose
+    name sits on a later line than its receiver starts: there it is the method name, the
+    line Python itself reports at run time."""
     end_line, end_b = node.end_lineno, node.end_col_offset
-    if type(node) is ast.Call and type(node.func) is ast.Attribute:
+    line, b = node.lineno, node.col_offset
+    if type(node) is ast.Call and type(node.func) is ast.Attribute and \
+            node.func.end_lineno != line:
         f = node.func
-        line = f.end_lineno
-        b = f.end_col_offset - len(f.attr.encode("utf-8"))
-    else:
-        line, b = node.lineno, node.col_offset
+        line, b = f.end_lineno, f.end_col_offset - len(f.attr.encode("utf-8"))
     return line, char_col(lines, line, b), end_line, char_col(lines, end_line, end_b)
 
 

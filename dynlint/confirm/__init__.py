@@ -38,4 +38,4 @@ class _CallableModule(types.ModuleType):
 
 sys.modules[__name__].__class__ = _CallableModule
 
-__all__ = ["run_confirm", "ConfirmResult", "ConfirmError", "ModelError"]
+__all__ = ["ConfirmError", "ConfirmResult", "ModelError", "run_confirm"]

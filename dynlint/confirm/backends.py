@@ -40,7 +40,7 @@ class Backend:
 
     def replay(self, module, name, captures, observer, generator, seed: int = 0):
         """Replay one module; None means: use the generic tracker-based loop (replay.py)."""
-        return None
+        return
 
 
 def habana_available() -> bool:
@@ -51,7 +51,7 @@ def habana_available() -> bool:
     return True
 
 
-def get_backend(name: "str | Backend") -> Backend:
+def get_backend(name: str | Backend) -> Backend:
     if isinstance(name, Backend):
         return name
     if name == "auto":

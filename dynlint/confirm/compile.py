@@ -15,7 +15,7 @@ from contextlib import contextmanager
 import torch
 
 from .backends import Backend
-from .replay import ModuleReplay, _call, pass_inputs
+from .replay import ModuleReplay, pass_inputs
 from .tracker import CallRecord, Detector, class_name
 from .values import signature
 

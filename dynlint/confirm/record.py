@@ -6,8 +6,8 @@ number of input snapshots for every module that will be replayed.
 """
 from __future__ import annotations
 
-
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import torch
 

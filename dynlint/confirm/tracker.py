@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import functools
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import torch
 
@@ -38,7 +39,7 @@ def class_name(cls: type) -> str:
 
 
 class Frame:
-    __slots__ = ("name", "module", "in_sig", "tokens", "child_recompiled", "sites", "state", "detail")
+    __slots__ = ("child_recompiled", "detail", "in_sig", "module", "name", "sites", "state", "tokens")
 
     def __init__(self, name: str, module: torch.nn.Module, in_sig: Any):
         self.name = name
@@ -107,7 +108,7 @@ class Tracker:
         self.hook_failures: list[str] = []
         self.failed_in: str | None = None  # innermost module whose forward raised
 
-    def __enter__(self) -> "Tracker":
+    def __enter__(self) -> Tracker:
         for name, module in self.names.values():
             try:
                 self._handles.append(module.register_forward_pre_hook(
