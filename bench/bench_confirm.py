@@ -9,6 +9,7 @@ run (scan + record + replays) per step, and their ratios to eager.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import sys
 import time
@@ -48,9 +49,7 @@ def main() -> None:
         eager = (time.perf_counter() - start) / args.steps
 
     findings = None
-    try:
-        from dynlint.api import scan  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("dynlint.api") is None:
         findings = []  # no static scanner yet: measure record and the replay of nothing
         print("note: dynlint.api is not available; scanning skipped, nothing replayed")
     start = time.perf_counter()

@@ -10,10 +10,10 @@ torch = pytest.importorskip("torch")
 torchvision = pytest.importorskip("torchvision")
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_confirm_support import static_findings  # noqa: E402
+from test_confirm_support import static_findings
 
-from dynlint.confirm.report import step_rows  # noqa: E402
-from dynlint.confirm.run import run_confirm  # noqa: E402
+from dynlint.confirm.report import step_rows
+from dynlint.confirm.run import run_confirm
 
 pytestmark = pytest.mark.slow
 TV = os.path.dirname(torchvision.__file__)
@@ -53,10 +53,11 @@ def test_per_step_table_shows_recompiles_with_seen_input_shapes(result):
     rows = {(r[0], r[1]): r for r in step_rows(result)}
     for step in (1, 2):
         for name in ("roi_heads", "roi_heads.box_roi_pool"):
-            _, _, new_in, _, _, location, comment, ops = rows[step, name]
+            _, _, new_in, _, _, location, comment, _ = rows[step, name]
             assert new_in is False and "seen before" in comment and "data-dependent" in comment
             assert location.startswith("torchvision")
-    assert f"poolers.py:{line_of(POOLERS, 'idx_in_level = torch.where(levels == level)')}" in rows[1, "roi_heads.box_roi_pool"][7]
+    pool_line = line_of(POOLERS, "idx_in_level = torch.where(levels == level)")
+    assert f"poolers.py:{pool_line}" in rows[1, "roi_heads.box_roi_pool"][7]
     assert not any(step > 0 and name.startswith("backbone") for step, name in rows)
 
 

@@ -11,11 +11,11 @@ import pytest
 torch = pytest.importorskip("torch")
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_confirm_support import EXAMPLES, run_cli  # noqa: E402
+from test_confirm_support import EXAMPLES, run_cli
 
-from dynlint.confirm.findings import ConfirmError  # noqa: E402
-from dynlint.confirm.record import ModelError  # noqa: E402
-from dynlint.confirm.run import run_confirm  # noqa: E402
+from dynlint.confirm.findings import ConfirmError
+from dynlint.confirm.record import ModelError
+from dynlint.confirm.run import run_confirm
 
 HERE = os.path.abspath(__file__)
 

@@ -11,14 +11,19 @@ import pytest
 torch = pytest.importorskip("torch")
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_confirm_support import EXAMPLES, real_scanner_available, run_cli, static_findings  # noqa: E402
+from test_confirm_support import (
+    EXAMPLES,
+    real_scanner_available,
+    run_cli,
+    static_findings,
+)
 
-from dynlint.confirm.run import run_confirm  # noqa: E402
-from dynlint.confirm.report import step_rows  # noqa: E402
+from dynlint.confirm.report import step_rows
+from dynlint.confirm.run import run_confirm
 
 sys.path.insert(0, os.path.dirname(EXAMPLES))
 sys.path.insert(0, os.path.dirname(os.path.dirname(EXAMPLES)))
-from examples.confirm import toy_dynamic, toy_static  # noqa: E402
+from examples.confirm import toy_dynamic, toy_static
 
 DYNAMIC = os.path.join(EXAMPLES, "toy_dynamic.py")
 STATIC = os.path.join(EXAMPLES, "toy_static.py")
