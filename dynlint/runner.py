@@ -43,13 +43,10 @@ def analyse_source(engine: Engine, text: str, display: str):
 def _analyse_file(job):
     path, display = job
     try:
-        stat = os.stat(path)
-        data = source.read_bytes(path, display, _MAX_BYTES)
+        data, stat = source.read_bytes(path, display, _MAX_BYTES)
         text = source.decode(data, display)
     except source.SourceError as exc:
         return path, None, None, [exc.finding]
-    except OSError as exc:
-        return path, None, None, [file_diagnostic(INTERNAL_ERROR, display, str(exc))]
     return path, stat, content_hash(data), analyse_source(_ENGINE, text, display)
 
 

@@ -22,7 +22,8 @@ class SourceError(Exception):
         self.finding = finding
 
 
-def read_bytes(path: str, display: str, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
+def read_bytes(path: str, display: str, max_bytes: int = DEFAULT_MAX_BYTES):
+    """(content, stat) of a file; the stat is taken before reading, for the cache."""
     try:
         st = os.stat(path)
         if not os.path.isfile(path):
@@ -33,7 +34,7 @@ def read_bytes(path: str, display: str, max_bytes: int = DEFAULT_MAX_BYTES) -> b
                 f"skipped: {st.st_size / 1e6:.1f} MB is over the {max_bytes / 1e6:.1f} MB limit "
                 f"(raise it with --max-file-size)"))
         with open(path, "rb") as fh:
-            return fh.read()
+            return fh.read(), st
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise SourceError(file_diagnostic(UNREADABLE, display, f"cannot read file: {reason}")) from None

@@ -170,8 +170,13 @@ def group(findings: list[StaticFinding], linked: dict[str, list[StaticFinding]])
         key = (f.path, head)
         g = groups.get(key)
         if g is None:
-            g = groups[key] = {"scope": head, "path": display_path(f.path),
-                               "kind": "class" if mods else ("module" if head == "<module>" else "function"),
+            if mods:
+                kind = "class"
+            elif head == "<module>":
+                kind = "module-level"
+            else:  # a free function, or a method of a class this model does not instantiate
+                kind = "function" if "." not in f.scope else "class-not-in-model"
+            g = groups[key] = {"scope": head, "path": display_path(f.path), "kind": kind,
                                "modules": set(), "findings": []}
         g["findings"].append(f)
         if mods:

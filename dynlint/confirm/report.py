@@ -19,6 +19,10 @@ SUMMARY_COLUMNS = ["Module", "Class", "Recompiles", "Recompiles with a seen inpu
 VERDICT_COLUMNS = ["Verdict", "Location", "Code", "Scope", "Evidence"]
 
 
+MAX_TEXT_ROWS = 40
+MAX_IDLE_VERDICTS = 10
+
+
 def module_label(name: str) -> str:
     return name if name else "(root)"
 
@@ -49,7 +53,7 @@ def step_rows(result) -> list[list]:
 
 def summary_rows(result) -> list[list]:
     stats = [s for s in result.stats.values() if s.recompiles]
-    stats.sort(key=lambda s: (-s.recompiles, -s.unexpected, s.name))
+    stats.sort(key=lambda s: (-s.unexpected, -s.recompiles, s.name))
     return [[module_label(s.name), s.cls, s.recompiles, s.unexpected, s.calls] for s in stats]
 
 
@@ -125,12 +129,25 @@ def render_text(result) -> str:
     parts.append("")
     parts.append("Recompilations per step")
     rows = step_rows(result)
-    parts.append(_table(STEP_COLUMNS[:4] + STEP_COLUMNS[6:], [r[:4] + r[6:] for r in rows], 90)
-                 if rows else "(none)")
+    shown = rows
+    if len(rows) > MAX_TEXT_ROWS:
+        # Big models recompile every module on the first step; what matters are the others.
+        shown = [r for r in rows if r[2] is False]
+        per_step: dict = {}
+        for r in rows:
+            if r[2] is not False:
+                per_step[r[0]] = per_step.get(r[0], 0) + 1
+        counts = ", ".join(f"{n} in step {step}" for step, n in per_step.items())
+        parts.append(f"({len(rows) - len(shown)} recompiles for new input shapes ({counts}) are left out here; "
+                     "--out and --format json have every row)")
+    parts.append(_table(STEP_COLUMNS[:4] + STEP_COLUMNS[6:], [r[:4] + r[6:] for r in shown], 90)
+                 if shown else "(none)")
     parts.append("")
     parts.append("Recompilations per module")
     srows = summary_rows(result)
-    parts.append(_table(SUMMARY_COLUMNS, srows) if srows else "(none)")
+    parts.append(_table(SUMMARY_COLUMNS, srows[:MAX_TEXT_ROWS]) if srows else "(none)")
+    if len(srows) > MAX_TEXT_ROWS:
+        parts.append(f"... and {len(srows) - MAX_TEXT_ROWS} more modules")
     if result.replays:
         parts.append("")
         parts.append("Replays (compiles per pass: as captured / again / perturbed)")
@@ -143,14 +160,30 @@ def render_text(result) -> str:
                 parts.append(f"    error: {err}")
             for reason in r.reasons[:5]:
                 parts.append(f"    {reason}")
+    linked = [g for g in result.groups if g["modules"]]
+    if linked:
+        parts.append("")
+        parts.append("Flagged code and the modules that ran it")
+        for g in linked:
+            mods = sorted(g["modules"], key=lambda n: (n.count("."), n))
+            more = f" (+{len(mods) - 5} more)" if len(mods) > 5 else ""
+            parts.append(f"  {g['scope']} ({g['path']}, {len(g['findings'])} finding(s)): "
+                         f"{', '.join(module_label(m) for m in mods[:5])}{more}")
     dyn = result.dynamic_modules()
     parts.append("")
     parts.append("Dynamic modules: " + (", ".join(module_label(n) for n in dyn) if dyn else "none"))
     parts.append("")
     parts.append("Verdicts")
     if result.verdicts:
+        idle = 0
         for verdict, where, code, scope, evidence in verdict_rows(result):
+            if verdict == NOT_RUN:
+                idle += 1
+                if idle > MAX_IDLE_VERDICTS:
+                    continue
             parts.append(f"  {verdict:<15} {where} {code} ({scope}): {evidence}")
+        if idle > MAX_IDLE_VERDICTS:
+            parts.append(f"  ... and {idle - MAX_IDLE_VERDICTS} more not exercised")
     else:
         parts.append("  (no static findings)")
     parts.append("")

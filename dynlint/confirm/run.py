@@ -133,6 +133,10 @@ def run_confirm(model: torch.nn.Module, batches: Iterable, paths: Iterable[str] 
 
     timings["record"] = time.perf_counter() - clock
     clock = time.perf_counter()
+    for g in groups:  # free functions: linked to whichever module ran their flagged lines
+        if not g["modules"]:
+            lines = {(f.path, ln) for f in g["findings"] for ln in range(f.line, f.end_line + 1)}
+            g["modules"].update(m for key in lines & observer.covered.keys() for m in observer.covered[key] if m)
     by_name = {name: module for name, module in names.values()}
     to_replay = _pick_replays(static, observer.covered, tracker.records, capturer.kept, max_replays)
     skipped = [n for n in linked if n not in to_replay]
