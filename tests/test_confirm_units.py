@@ -70,6 +70,12 @@ def test_capturer_bounds_count_prefers_new_shapes_and_caps_bytes():
     assert shapes == [4, 6] and "other" not in cap.kept
     cap("m", None, (torch.zeros(8),), {}, _Tracker)  # no duplicate left to replace
     assert [c.args[0].shape[0] for c in cap.kept["m"]] == [4, 6]
+    fair = Capturer({"a", "b"}, per_module=4, max_bytes=4 * 400, observer=obs)
+    for n in range(4):
+        fair("a", None, (torch.zeros(100 + n),), {}, _Tracker)  # 400+ bytes each: the cap is hit
+    fair("b", None, (torch.zeros(100),), {}, _Tracker)
+    assert len(fair.kept["b"]) == 1 and len(fair.kept["a"]) == 2  # "a" gave up its later snapshots
+    assert fair.bytes <= 4 * 400 and fair.dropped_for_memory["a"] >= 1
     big = Capturer({"m"}, per_module=4, max_bytes=100, observer=obs)
     big("m", None, (torch.zeros(1000),), {}, _Tracker)
     assert big.kept["m"] == [] and big.dropped_for_memory == {"m": 1}

@@ -53,7 +53,7 @@ class Capturer:
                 return
         size = nbytes((args, kwargs))
         freed = kept[victim].nbytes if victim is not None else 0
-        if self.bytes + size - freed > self.max_bytes:
+        if self.bytes + size - freed > self.max_bytes and not self._make_room(size - freed, name):
             self.dropped_for_memory[name] = self.dropped_for_memory.get(name, 0) + 1
             return
         # Our own clone must not show up as ops of the model.
@@ -67,6 +67,19 @@ class Capturer:
             kept.pop(victim)
         self.bytes += size - freed
         kept.append(cap)
+
+
+    def _make_room(self, needed: int, name: str) -> bool:
+        """Evict later snapshots of modules that hold more than `name` does, so that a module
+        seen late still gets its first snapshots once the memory cap is reached."""
+        mine = len(self.kept.get(name, ()))
+        while self.bytes + needed > self.max_bytes:
+            richest = max(self.kept, key=lambda n: len(self.kept[n]), default=None)
+            if richest is None or len(self.kept[richest]) <= max(mine + 1, 1):
+                return False
+            self.bytes -= self.kept[richest].pop().nbytes
+            self.dropped_for_memory[richest] = self.dropped_for_memory.get(richest, 0) + 1
+        return True
 
 
 def split_batch(batch: Any, step: int) -> tuple[tuple, dict]:
