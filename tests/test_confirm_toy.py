@@ -11,12 +11,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_confirm_support import (
-    EXAMPLES,
-    real_scanner_available,
-    run_cli,
-    static_findings,
-)
+from test_confirm_support import EXAMPLES, run_cli  # noqa: E402
 
 from dynlint.confirm.report import step_rows
 from dynlint.confirm.run import run_confirm
@@ -42,7 +37,7 @@ def table(result):
 @pytest.fixture(scope="module")
 def dynamic_result():
     model, batches = toy_dynamic.factory()
-    return run_confirm(model, batches, [DYNAMIC], backend="emulate", findings=static_findings([DYNAMIC]))
+    return run_confirm(model, batches, [DYNAMIC], backend="emulate")
 
 
 def test_dynamic_toy_reproduces_the_seed_table(dynamic_result):
@@ -84,7 +79,7 @@ def test_dynamic_toy_replay_separates_identical_from_perturbed(dynamic_result):
 
 def test_static_twin_only_recompiles_for_new_input_shapes():
     model, batches = toy_static.factory()
-    result = run_confirm(model, batches, [STATIC], backend="emulate", findings=static_findings([STATIC]))
+    result = run_confirm(model, batches, [STATIC], backend="emulate")
     rows = table(result)
     assert {s for s, *_ in rows} == {0, 2}
     assert all(new_in for _, _, new_in, _, _ in rows)
@@ -95,7 +90,7 @@ def test_static_twin_only_recompiles_for_new_input_shapes():
 
 def test_single_batch_is_confirmed_by_the_perturbed_replay():
     model, batches = toy_dynamic.factory()
-    result = run_confirm(model, batches[:1], [DYNAMIC], backend="emulate", findings=static_findings([DYNAMIC]))
+    result = run_confirm(model, batches[:1], [DYNAMIC], backend="emulate")
     assert [r[:2] for r in table(result)] == [(0, "0"), (0, "1.conv"), (0, "1"), (0, "(root)")]
     assert result.verdict_for(DYNAMIC, mask_line()).verdict == "confirmed"
     assert result.replays[0].seen_shape_compiles.get("perturbed", 0) == 1
@@ -103,7 +98,7 @@ def test_single_batch_is_confirmed_by_the_perturbed_replay():
 
 def test_compile_backend_reports_dynamo_recompiles_and_the_graph_break_line():
     model, batches = toy_dynamic.factory()
-    result = run_confirm(model, batches, [DYNAMIC], backend="compile", findings=static_findings([DYNAMIC]))
+    result = run_confirm(model, batches, [DYNAMIC], backend="compile")
     (replay,) = result.replays
     assert replay.data_dependent
     assert sum(replay.compiles["as-captured-again"]) == 0
@@ -115,18 +110,10 @@ def test_compile_backend_reports_dynamo_recompiles_and_the_graph_break_line():
     assert steps == [(0, True), (1, False), (2, True), (3, False)]
 
 
-def _findings_args(tmp_path, path):
-    if real_scanner_available():
-        return []
-    saved = tmp_path / "findings.json"
-    saved.write_text(json.dumps(static_findings([path])))
-    return ["--findings", str(saved)]
-
-
 def test_cli_dynamic_toy_exits_1_and_writes_quoted_csv(tmp_path):
     out = tmp_path / "out"
     proc = run_cli([DYNAMIC, "--entry", "examples.confirm.toy_dynamic:factory", "--backend", "emulate",
-                    "--out", str(out), *_findings_args(tmp_path, DYNAMIC)])
+                    "--out", str(out)])
     assert proc.returncode == 1, proc.stderr
     assert "confirmed" in proc.stdout and f"toy_dynamic.py:{mask_line()}" in proc.stdout
     with open(out / "recompiles_per_step.csv", newline="") as fh:
@@ -141,9 +128,9 @@ def test_cli_dynamic_toy_exits_1_and_writes_quoted_csv(tmp_path):
     assert data["exit_code"] == 1 and data["verdicts"][0]["verdict"] == "confirmed"
 
 
-def test_cli_static_twin_json_exits_0(tmp_path):
-    proc = run_cli([STATIC, "--entry", "examples.confirm.toy_static:factory", "--backend", "emulate",
-                    "--format", "json", "--steps", "3", *_findings_args(tmp_path, STATIC)])
+def test_cli_static_twin_json_exits_0_through_the_dynlint_command():
+    proc = run_cli(["confirm", STATIC, "--entry", "examples.confirm.toy_static:factory", "--backend", "emulate",
+                    "--format", "json", "--steps", "3"], command=("dynlint",))
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     assert data["steps"] == 3 and data["dynamic_modules"] == []
