@@ -390,8 +390,9 @@ def bundled_rules_dir() -> Path:
     checkout = here.parent / "rules"
     if checkout.is_dir() and (here.parent / "pyproject.toml").is_file():
         return checkout
-    from importlib import resources
-    return Path(str(resources.files("dynlint.rules_data")))
+    # The wheel maps rules/ to dynlint/rules_data/. It has no __init__.py, so
+    # importlib.resources would hand back a MultiplexedPath whose str() is not a path.
+    return here / "rules_data"
 
 
 def load_rules(extra_dirs=()) -> list[Rule]:
