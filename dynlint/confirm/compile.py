@@ -50,7 +50,9 @@ def _dynamo_reports():
     """Route Dynamo's recompile and graph-break logs to us, and only to us."""
     from torch._logging import _internal
 
-    saved_state = _internal._get_log_state()
+    # Private helpers; older torch lacks them, and then the user's log settings are reset.
+    get_state = getattr(_internal, "_get_log_state", None)
+    saved_state = get_state() if get_state else None
     handler = _Collect()
     saved = []
     try:
@@ -65,8 +67,11 @@ def _dynamo_reports():
         for logger, propagate in saved:
             logger.removeHandler(handler)
             logger.propagate = propagate
-        _internal._set_log_state(saved_state)
-        _internal._init_logs()  # re-applies the user's logger levels from the restored state
+        if saved_state is not None and hasattr(_internal, "_set_log_state"):
+            _internal._set_log_state(saved_state)
+            _internal._init_logs()  # re-applies the user's logger levels from the restored state
+        else:
+            torch._logging.set_logs()
 
 
 class CompileBackend(Backend):

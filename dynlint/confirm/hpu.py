@@ -35,10 +35,8 @@ class HpuDetector(Detector):
         self.metric = metric
 
     def compilations(self) -> int:
-        for entry in self.metric.stats():
-            if entry and entry[0] == "TotalNumber":
-                return int(entry[1])
-        return 0
+        # stats() is a list of [name, value] pairs: TotalNumber, TotalTime, AvgTime.
+        return int(dict(self.metric.stats()).get("TotalNumber", 0))
 
     def begin(self, frame: Frame) -> None:
         # Flush what the parent queued so far: it must not count against this call.
