@@ -89,6 +89,8 @@ def build_parser() -> argparse.ArgumentParser:
     rules = sub.add_parser("rules", help="list rules")
     rules.add_argument("--format", choices=("text", "json", "markdown"), default="text")
     rules.add_argument("--rules", action="append", default=[], metavar="DIR")
+    rules.add_argument("--update", metavar="FILE",
+                       help="rewrite the generated table between the rules-table markers in FILE")
     rule = sub.add_parser("rule", help="explain one rule")
     rule.add_argument("code")
     rule.add_argument("--rules", action="append", default=[], metavar="DIR")
@@ -135,6 +137,13 @@ def _info(args) -> int:
         return 0
     rules = _load_rules(args.rules)
     if args.command == "rules":
+        if args.update:
+            try:
+                changed = docs.update_table(args.update, rules)
+            except (OSError, ValueError) as exc:
+                raise ConfigError(str(exc)) from None
+            print(f"{args.update}: rules table {'updated' if changed else 'already up to date'}")
+            return 0
         sys.stdout.write(docs.rules_table(rules, args.format))
         return 0
     matches = [r for r in rules if r.code == args.code.upper() or r.name == args.code]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 from pathlib import Path
 
 from .finding import UNREADABLE, Finding, file_diagnostic
@@ -76,14 +77,22 @@ def _walk(top: str, exclude, root: Path, out: list, diags: list) -> None:
         where = os.path.normpath(err.filename or top)
         diags.append(file_diagnostic(UNREADABLE, where, f"cannot list directory: {err.strerror}"))
 
+    # Name patterns are the common case; test them with one compiled regex per walk.
+    name_re = re.compile("|".join(fnmatch.translate(p.rstrip("/")) for p in exclude if "/" not in p)
+                         or r"(?!x)x")
+    path_patterns = [p for p in exclude if "/" in p]
+
+    def skip(path, name):
+        return bool(name_re.match(name)) or (
+            bool(path_patterns) and is_excluded(path, path_patterns, root))
+
     for dirpath, dirnames, filenames in os.walk(top, onerror=onerror):
         if dirpath != top and os.path.exists(os.path.join(dirpath, "pyvenv.cfg")):
             dirnames[:] = []
             continue
-        dirnames[:] = sorted(d for d in dirnames
-                             if not is_excluded(os.path.join(dirpath, d), exclude, root))
+        dirnames[:] = sorted(d for d in dirnames if not skip(os.path.join(dirpath, d), d))
         for name in filenames:
             if name.endswith(SUFFIXES):
                 full = os.path.join(dirpath, name)
-                if not is_excluded(full, exclude, root):
+                if not skip(full, name):
                     out.append(os.path.normpath(full))

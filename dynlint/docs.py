@@ -55,3 +55,16 @@ def predicates_doc() -> str:
         sig = name if p.arity == 0 else f"{name}({'...' if p.arity < 0 else ', '.join(['arg'] * p.arity)})"
         out.append(f"{sig}\n" + textwrap.indent(textwrap.fill(p.doc, 84), "    ") + "\n")
     return "\n".join(out)
+
+
+def update_table(path, rules) -> bool:
+    """Replace the generated rules table between the markers in `path`; True if it changed."""
+    from pathlib import Path
+    text = Path(path).read_text(encoding="utf-8")
+    start, end = text.find(TABLE_BEGIN), text.find(TABLE_END)
+    if start < 0 or end < start:
+        raise ValueError(f"{path}: no rules-table markers ({TABLE_BEGIN!r} ... {TABLE_END!r})")
+    new = text[:start] + rules_table(rules, "markdown").rstrip("\n") + text[end + len(TABLE_END):]
+    if new != text:
+        Path(path).write_text(new, encoding="utf-8")
+    return new != text

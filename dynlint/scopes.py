@@ -42,7 +42,6 @@ _COMPILE_DECORATORS = frozenset({
     "torch.jit.script", "torch.jit.script_method", "torch.compile", "torch.fx.wrap",
     "torch.jit.trace", "torch.compiler.allow_in_graph",
 })
-_IDENT = re.compile(r"[A-Za-z_]\w*")
 _SELF_ATTR = re.compile(r"\b(?:self|cls|super\(\))\s*\.\s*([A-Za-z_]\w*)")
 
 
@@ -149,6 +148,9 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
             module_funcs.setdefault(f.name, []).append(f)
         if f.cls is not None:
             methods.setdefault(f.name, []).append(f)
+    # Only names of module-level functions matter; one regex finds just those.
+    names_re = re.compile(r"\b(?:%s)\b" % "|".join(map(re.escape, module_funcs))) \
+        if module_funcs else None
     model: set[int] = set()
     todo = [f for f in order if _is_root(f, scopes)]
     while todo:
@@ -161,8 +163,9 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
         for attr in set(_SELF_ATTR.findall(text)):
             own = f.cls.methods.get(attr) if f.cls is not None else None
             todo.extend(own if own is not None else methods.get(attr, ()))
-        for name in set(_IDENT.findall(text)):
-            todo.extend(module_funcs.get(name, ()))
+        if names_re is not None:
+            for name in set(names_re.findall(text)):
+                todo.extend(module_funcs[name])
     for f in order:                 # parents come before their nested functions
         parent_role = f.parent.role if f.parent is not None else "neutral"
         if id(f) in model or parent_role == "model":
