@@ -44,6 +44,10 @@ def test_perturb_keeps_structure_shapes_dtypes_and_index_ranges():
     assert torch.equal(out["pair"].a.sort(dim=0).values, idx)  # whole rows moved, rows intact
     assert out["pair"].b[0].dtype == torch.bool and out["pair"].b[0].sum() == mask.sum()
     assert torch.equal(out["one"], data["one"])
+    xy = torch.rand(30, 2, generator=gen) * 100
+    boxes = torch.cat([xy, xy + 1 + torch.rand(30, 2, generator=gen)], 1)
+    moved = perturb(boxes, gen)
+    assert not torch.equal(moved, boxes) and bool((moved[:, 2:] > moved[:, :2]).all())  # still valid boxes
 
 
 def test_snapshot_is_detached_from_later_in_place_updates():

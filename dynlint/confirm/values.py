@@ -116,10 +116,12 @@ def snapshot(obj: Any) -> Any:
 def perturb(obj: Any, generator: torch.Generator) -> Any:
     """Same shapes and dtypes, different values.
 
-    Values are permuted along the first non-trivial dimension, so integer
-    indices stay in range and rows (boxes, token ids) stay intact; floats are
-    also jittered multiplicatively so that thresholds such as `x > 0.5` see a
-    different count even when the permutation is invisible to them.
+    Values are permuted along the first dimension with more than one element,
+    so integer indices stay in range and rows (boxes, token ids) stay intact.
+    Floats are also scaled, one random factor in [0.75, 1.25] per row, so that
+    a threshold such as `x > 0.5` sees a different count even where a
+    permutation is invisible to it, while each row keeps its internal order
+    (a box stays a valid box).
     """
     return _map(obj, lambda t: _perturb_tensor(t, generator))
 
@@ -133,7 +135,9 @@ def _perturb_tensor(t: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     if dim is not None:
         perm = torch.randperm(t.shape[dim], generator=gen).to(t.device)
         out = t.index_select(dim, perm)
-    if t.is_floating_point():
-        jitter = torch.rand(t.shape, generator=gen, dtype=torch.float32).to(device=t.device, dtype=t.dtype)
-        out = out * (0.75 + 0.5 * jitter)
+    if t.is_floating_point() and dim is not None:
+        shape = [1] * t.dim()
+        shape[dim] = t.shape[dim]
+        factor = 0.75 + 0.5 * torch.rand(shape, generator=gen, dtype=torch.float32)
+        out = out * factor.to(device=t.device, dtype=t.dtype)
     return out.clone() if out is t else out
