@@ -9,10 +9,14 @@ looks at are not walked at all.
 from __future__ import annotations
 
 import ast
+import builtins
 
 from . import kinds as K
 from .kinds import BOOL, HOST, NOT, PROBABLE, SHAPE, TENSOR, UNKNOWN
 from .scopes import Scopes, index_module
+from .tensor_api import TENSOR_NAMES
+
+_BUILTINS = frozenset(dir(builtins))
 
 
 class Frame:
@@ -313,7 +317,9 @@ class Analyzer:
     def _infer(self, node: ast.AST) -> int:
         t = type(node)
         if t is ast.Name:
-            return self.frame.lookup(node.id)
+            k = self.frame.lookup(node.id)
+            # Builtins (`tuple`, `len`, `str`) are not tensors unless rebound.
+            return NOT if k == UNKNOWN and node.id in _BUILTINS else k
         if t is ast.Constant or t is ast.JoinedStr or t is ast.Lambda:
             return NOT
         if t is ast.Call:
@@ -464,14 +470,21 @@ class Analyzer:
 
     def _method_kind(self, name: str, base: int, node: ast.Call, receiver_in_args=False) -> int:
         lv = K.level(base)
-        if lv == NOT and not base & HOST:
-            return UNKNOWN if name not in K.TENSOR_ONLY_METHODS else TENSOR
-        if name in K.HOST_METHODS:
-            return NOT | HOST if lv >= UNKNOWN else UNKNOWN
         if base & HOST:
-            return NOT | HOST
-        if lv == UNKNOWN and name not in K.TENSOR_ONLY_METHODS:
+            return NOT | HOST if name in K.HOST_METHODS or lv == NOT else UNKNOWN
+        if lv <= UNKNOWN:
+            # Methods only tensors have are evidence that the receiver is one.
+            if name in K.TENSOR_ONLY_METHODS:
+                return TENSOR | (BOOL if name in K.BOOL_FUNCS or name == "bool" else 0)
+            if lv == UNKNOWN and name in K.HOST_METHODS:
+                return NOT | HOST
             return UNKNOWN
+        if name not in TENSOR_NAMES:
+            # Not a tensor method: the receiver is some other object (a ModelOutput, a cache,
+            # a dict), whatever its annotation claims.
+            return PROBABLE if lv == PROBABLE else UNKNOWN
+        if name in K.HOST_METHODS:
+            return NOT | HOST
         if name in K.NOT_TENSOR_METHODS:
             return NOT | (SHAPE if name == "size" and not node.args else 0)
         if name in K.BOOL_FUNCS or name == "bool":

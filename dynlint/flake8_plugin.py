@@ -95,7 +95,9 @@ class Plugin:
 
 def _configure(options):
     from .config import load_settings
-    settings = load_settings(isolated=bool(getattr(options, "isolated", False)))
+    # [tool.dynlint] applies under flake8 too, so both tools agree in a configured project.
+    # (flake8 consumes its --isolated before plugins see the options: it cannot switch this off.)
+    settings = load_settings()
     dirs = (*settings.rule_dirs, *(getattr(options, "dynlint_rules", None) or []))
     select = getattr(options, "dynlint_select", None)
     if select is None:

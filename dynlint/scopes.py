@@ -25,12 +25,13 @@ _COLD_FUNC = re.compile(
     r"reset|extra_repr|train(_.*|ing_step.*)?|fit.*|evaluat.*|eval_.*|validat.*|test_.*|"
     r"main|run|log(_.*)?|collate.*|prepare_data|setup|teardown|.*dataset.*|.*dataloader.*|"
     r"preprocess.*|load.*|save.*|from_pretrained|plot.*|visuali[sz]e.*|print.*|on_.*|"
-    r"configure_optimizers|parse_args|download.*|benchmark.*|profile.*)$",
+    r"configure_optimizers|parse_args|download.*|benchmark.*|profile.*|post_?process.*)$",
     re.IGNORECASE,
 )
 _COLD_CLASS = re.compile(
     r"^Test|Tests?$|Dataset$|DataModule|Trainer$|Callback$|Sampler$|Collator$|Tokenizer|"
-    r"Config$|Args$|Arguments$|Logger$|Metric(s)?$",
+    r"Config$|Args$|Arguments$|Logger$|Metric(s)?$|FeatureExtractor$|ImageProcessor|"
+    r"^(?!.*(Attn|Attention)).*Processor(Fast)?$",
 )
 _MODULE_BASE = re.compile(
     r"(^|\.)(Module|Sequential|ModuleList|ModuleDict)$|(Model|Module|Layer|Block|Net|Network|"

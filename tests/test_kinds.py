@@ -1,0 +1,39 @@
+"""The analyzer's tables about torch stay true to the installed torch."""
+import pytest
+
+from dynlint import kinds
+from dynlint.tensor_api import TENSOR_NAMES
+
+torch = pytest.importorskip("torch")
+
+
+def test_tensor_api_table_matches_installed_torch():
+    installed = {n for n in dir(torch.Tensor) if not n.startswith("_")}
+    missing = installed - TENSOR_NAMES
+    stale = TENSOR_NAMES - installed
+    # Small drift between torch releases is fine; a table from another era is not.
+    assert len(missing) <= 0.05 * len(installed), f"regenerate dynlint/tensor_api.py: {sorted(missing)[:20]}"
+    assert len(stale) <= 0.05 * len(TENSOR_NAMES), sorted(stale)[:20]
+
+
+@pytest.mark.parametrize("table", ["NOT_TENSOR_METHODS", "HOST_METHODS", "DTYPE_PRESERVING"])
+def test_method_tables_name_real_tensor_methods(table):
+    names = getattr(kinds, table)
+    unknown = [n for n in names if not hasattr(torch.Tensor, n) and not hasattr(torch, n)]
+    assert not unknown, f"{table} lists names torch does not have: {unknown}"
+
+
+def test_bool_funcs_exist_and_return_bool():
+    x = torch.tensor([0.0, 1.0, float("nan")])
+    for name in sorted(kinds.BOOL_FUNCS):
+        fn = getattr(torch, name, None)
+        assert fn is not None, name
+        if name in ("isin",):
+            out = fn(x, x)
+        elif name.startswith("logical_") and name != "logical_not" or name in (
+                "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less",
+                "less_equal", "not_equal", "isclose"):
+            out = fn(x, x)
+        else:
+            out = fn(x)
+        assert out.dtype == torch.bool, name
