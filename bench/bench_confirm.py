@@ -1,6 +1,6 @@
 """Overhead of `dynlint confirm` (emulate backend) against plain eager steps, on Faster R-CNN.
 
-    python bench/bench_confirm.py [--steps 3] [--images 2] [--size 320]
+    python bench/bench_confirm.py [--steps 3]
 
 Prints the plain eager time per step, the recording time per step under the
 emulate backend (op observer + module tracker + captures), the whole confirm
@@ -20,27 +20,17 @@ import torchvision
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def build(size: int):
-    torch.manual_seed(0)
-    return torchvision.models.detection.fasterrcnn_resnet50_fpn(
-        weights=None, weights_backbone=None, min_size=size, max_size=size,
-        box_score_thresh=1 / 91, rpn_post_nms_top_n_test=100).eval()
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--steps", type=int, default=3)
-    parser.add_argument("--images", type=int, default=2)
-    parser.add_argument("--size", type=int, default=320)
     args = parser.parse_args()
     from dynlint.confirm.run import run_confirm
+    from examples.confirm import fasterrcnn
 
     tv = os.path.dirname(torchvision.__file__)
     paths = [os.path.join(tv, "models", "detection"), os.path.join(tv, "ops")]
-    model = build(args.size)
-    gen = torch.Generator().manual_seed(1)
-    batches = [([torch.rand(3, args.size, args.size, generator=gen) for _ in range(args.images)],)
-               for _ in range(args.steps)]
+    model = fasterrcnn.build_model()
+    batches = fasterrcnn.make_batches(args.steps)
     with torch.no_grad():
         model(*batches[0])  # warm-up: first-call allocations are not the tool's cost
         start = time.perf_counter()
@@ -58,8 +48,8 @@ def main() -> None:
     record = result.timings["record"] / args.steps
     replay = result.timings["replay"] / args.steps
     scan = result.timings["scan"]
-    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, {args.images} image(s) of "
-          f"{args.size}x{args.size}, {args.steps} steps")
+    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, {fasterrcnn.IMAGES_PER_BATCH} "
+          f"image(s) of {fasterrcnn.SIZE}x{fasterrcnn.SIZE}, {args.steps} steps")
     print(f"eager step:               {eager:8.3f} s")
     print(f"emulate record per step:  {record:8.3f} s   ratio {record / eager:5.2f}x")
     print(f"replays per step:         {replay:8.3f} s   ({len(result.replays)} module(s) replayed)")

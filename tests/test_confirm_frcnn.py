@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import os
+import sys
 
 import pytest
 
 torch = pytest.importorskip("torch")
 torchvision = pytest.importorskip("torchvision")
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from dynlint.confirm.report import step_rows
 from dynlint.confirm.run import run_confirm
@@ -24,17 +27,10 @@ def line_of(path: str, text: str) -> int:
 
 @pytest.fixture(scope="module")
 def result():
-    torch.manual_seed(0)
-    # box_score_thresh at the mean softmax score of 91 random classes keeps about half the
-    # candidates, so the count varies; 100 proposals per image is always reached, so RoIHeads
-    # sees the same input shapes every step, as with the tutorial's trained model.
-    model = torchvision.models.detection.fasterrcnn_resnet50_fpn(
-        weights=None, weights_backbone=None, min_size=320, max_size=320,
-        box_score_thresh=1 / 91, rpn_post_nms_top_n_test=100).eval()
-    gen = torch.Generator().manual_seed(0)
-    batches = [([torch.rand(3, 320, 320, generator=gen) for _ in range(2)],) for _ in range(3)]
+    from examples.confirm import fasterrcnn
+
     paths = [os.path.join(TV, "models", "detection"), os.path.join(TV, "ops")]
-    return run_confirm(model, batches, paths, steps=3, backend="emulate")
+    return run_confirm(fasterrcnn.build_model(), fasterrcnn.make_batches(3), paths, steps=3, backend="emulate")
 
 
 def test_roi_heads_and_its_pooler_are_named_dynamic(result):
