@@ -472,11 +472,15 @@ class Analyzer:
         lv = K.level(base)
         if base & HOST:
             return NOT | HOST if name in K.HOST_METHODS or lv == NOT else UNKNOWN
-        if lv <= UNKNOWN:
+        if lv == NOT:
+            return UNKNOWN
+        if lv == UNKNOWN:
             # Methods only tensors have are evidence that the receiver is one.
+            if name in K.NOT_TENSOR_METHODS:
+                return NOT
             if name in K.TENSOR_ONLY_METHODS:
                 return TENSOR | (BOOL if name in K.BOOL_FUNCS or name == "bool" else 0)
-            if lv == UNKNOWN and name in K.HOST_METHODS:
+            if name in K.HOST_METHODS:
                 return NOT | HOST
             return UNKNOWN
         if name not in TENSOR_NAMES:
@@ -566,10 +570,13 @@ def annotation_kind(ann: ast.AST | None) -> int:
         return TENSOR | BOOL
     if any(n in K.TENSOR_ANNOTATIONS for n in names):
         head = names[0] if names else ""
-        # Optional[Tensor] and Tensor | None are tensors when given; List[Tensor] is not one.
+        # Optional[Tensor] and Tensor | None are tensors when given; List[Tensor] is not one,
+        # and `int | Tensor` may well be the int.
         if head in ("List", "list", "Tuple", "tuple", "Sequence", "Dict", "dict", "Iterable"):
             return UNKNOWN
-        return TENSOR
+        others = [n for n in names if n not in K.TENSOR_ANNOTATIONS and n not in
+                  ("Optional", "Union", "None", "torch", "nn", "typing")]
+        return PROBABLE if others else TENSOR
     if names and all(n in K.NON_TENSOR_ANNOTATIONS or n in ("Optional", "Union", "typing")
                      for n in names):
         return NOT

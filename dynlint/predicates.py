@@ -211,3 +211,237 @@ def in_cold_code(ctx, node):
 def in_function(ctx, node):
     """Inside a function or method body, not at module or class level."""
     return ctx.frame.kind == "function"
+
+
+# -- fix conditions --
+# Conditions used by the `fixes:` of rules. They look only at syntax and at kinds of names
+# already bound, never at code the walk has not reached, so asking them from a fix (which
+# looks at statements after the flagged one) cannot change what the walk infers later.
+_PURE_METHODS = frozenset("""
+bool float double half bfloat16 long int short byte to detach view view_as reshape reshape_as
+squeeze unsqueeze flatten t transpose permute contiguous expand expand_as ne eq gt lt ge le
+logical_not logical_and logical_or logical_xor isnan isinf isfinite isposinf isneginf signbit
+abs neg sign
+""".split())
+_PURE_TORCH = frozenset("""
+ne eq gt lt ge le logical_not logical_and logical_or logical_xor isnan isinf isfinite isposinf
+isneginf signbit abs neg
+""".split())
+_MASK_METHODS = frozenset("bool ne eq gt lt ge le isnan isinf isfinite isposinf isneginf "
+                          "signbit logical_not".split())
+_MASK_JOINS = frozenset("logical_and logical_or logical_xor".split())
+_COMPARE_OPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+
+
+def _torch_name(ctx, func) -> str | None:
+    """`isnan` for `torch.isnan` (through imports), else None."""
+    q = ctx.analyzer.qualname(func) if type(func) in (ast.Name, ast.Attribute) else None
+    return q[6:] if q and q.startswith("torch.") and q.count(".") == 1 else None
+
+
+@predicate()
+def pure(ctx, node):
+    """Evaluating the expression twice gives the same value and does nothing else: names, attributes, constants, subscripts, arithmetic and comparisons of those, and elementwise or view tensor methods (`.bool()`, `.ne(0)`, `.view(-1)`, `torch.isnan(x)`). A fix may repeat such an expression."""
+    t = type(node)
+    if t in (ast.Name, ast.Constant):
+        return True
+    if t is ast.Attribute:
+        return pure(ctx, node.value)
+    if t is ast.Subscript:
+        return pure(ctx, node.value) and pure(ctx, node.slice)
+    if t is ast.Slice:
+        return all(v is None or pure(ctx, v) for v in (node.lower, node.upper, node.step))
+    if t in (ast.Tuple, ast.List):
+        return all(pure(ctx, e) for e in node.elts)
+    if t is ast.UnaryOp:
+        return pure(ctx, node.operand)
+    if t is ast.BinOp:
+        return pure(ctx, node.left) and pure(ctx, node.right)
+    if t is ast.BoolOp:
+        return all(pure(ctx, v) for v in node.values)
+    if t is ast.Compare:
+        return pure(ctx, node.left) and all(pure(ctx, c) for c in node.comparators)
+    if t is ast.Call:
+        args = list(node.args) + [k.value for k in node.keywords]
+        if any(k.arg is None for k in node.keywords) or not all(pure(ctx, a) for a in args):
+            return False
+        f = node.func
+        if _torch_name(ctx, f) in _PURE_TORCH:
+            return True
+        return type(f) is ast.Attribute and f.attr in _PURE_METHODS and pure(ctx, f.value)
+    return False
+
+
+@predicate(arity=1)
+def elementwise_mask_of(ctx, node, var):
+    """The mask is computed elementwise from metavariable `var` itself (`x > 0`, `x.isnan()`, `~(x == pad)`, `(x > a) & m`), so wherever `x[mask]` works the mask has exactly `x`'s shape."""
+    base = ctx.binds.get(str(var))
+    return base is not None and _elementwise_of(ctx, node, base)
+
+
+def _elementwise_of(ctx, node, base) -> bool:
+    t = type(node)
+    if same_code(node, base):
+        return False                     # the tensor itself is not a mask of it
+    if t is ast.Compare:
+        return len(node.ops) == 1 and type(node.ops[0]) in _COMPARE_OPS and \
+            any(_same_or_of(ctx, o, base) for o in (node.left, node.comparators[0]))
+    if t is ast.UnaryOp and type(node.op) is ast.Invert:
+        return _elementwise_of(ctx, node.operand, base)
+    if t is ast.BinOp and type(node.op) in (ast.BitAnd, ast.BitOr, ast.BitXor):
+        # Broadcasting can only grow the mask; `x[mask]` fails unless it has x's shape.
+        return _elementwise_of(ctx, node.left, base) or _elementwise_of(ctx, node.right, base)
+    if t is ast.Call and not node.keywords:
+        f = node.func
+        name = _torch_name(ctx, f)
+        if name in _MASK_METHODS and node.args:
+            return _same_or_of(ctx, node.args[0], base)
+        if name in _MASK_JOINS and len(node.args) == 2:
+            return any(_elementwise_of(ctx, a, base) for a in node.args)
+        if type(f) is ast.Attribute and f.attr in _MASK_METHODS:
+            return _same_or_of(ctx, f.value, base)
+        if type(f) is ast.Attribute and f.attr in _MASK_JOINS and len(node.args) == 1:
+            return _elementwise_of(ctx, f.value, base) or _elementwise_of(ctx, node.args[0], base)
+    return False
+
+
+def _same_or_of(ctx, node, base) -> bool:
+    return same_code(node, base) or _elementwise_of(ctx, node, base)
+
+
+# -- what happens to a name after the matched statements ---------------------------------------
+_BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
+_SCOPE_BREAKERS = frozenset({"locals", "vars", "eval", "exec", "globals"})
+
+
+def _later_uses(ctx, stmt, name: str):
+    """Every `Name` node reading `name` that may run after `stmt`, with its parent, or None
+    when that cannot be known (closures, `global`, `del`, `locals()`...). Scans the rest of
+    the block, then the rest of each enclosing block up to the function; a loop around
+    `stmt` is scanned whole, since its next iteration runs after `stmt` too. Scanning
+    stops at an unconditional re-assignment of `name` in the same block."""
+    chain = [n for n in reversed(ctx.analyzer.stack)]
+    if stmt not in chain:
+        chain.insert(0, stmt)
+    frame_node = ctx.frame.node
+    for outer in chain:
+        for sub in ast.walk(outer) if outer is frame_node or outer is chain[-1] else ():
+            t = type(sub)
+            if t in (ast.Global, ast.Nonlocal) and name in sub.names:
+                return None
+            if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef) and \
+                    sub is not frame_node and _reads(sub, name):
+                return None
+            if t is ast.Call and type(sub.func) is ast.Name and sub.func.id in _SCOPE_BREAKERS:
+                return None
+        if outer is frame_node:
+            break
+    uses: list = []
+    current = stmt
+    for owner in chain[chain.index(stmt) + 1:] if stmt in chain else chain:
+        block, rest = _block_after(owner, current)
+        if block is None:
+            current = owner
+            continue
+        for s in rest:
+            _collect(s, name, uses)
+            if type(s) in (ast.Assign, ast.AnnAssign) and current is stmt or \
+                    type(s) in (ast.Assign, ast.AnnAssign) and s is not current:
+                if _rebinds(s, name):
+                    return uses
+        if type(owner) in (ast.For, ast.AsyncFor, ast.While):
+            _collect(owner, name, uses)           # the next iteration, and the loop's else
+        elif type(owner) is ast.Try or type(owner).__name__ == "TryStar":
+            _collect(owner, name, uses)           # handlers and finally may run after it
+        if owner is frame_node or isinstance(owner, (ast.Module, ast.ClassDef)):
+            return uses
+        current = owner
+    return uses
+
+
+def _block_after(owner, child):
+    """(block, statements after `child`) for the block of `owner` holding `child`."""
+    for field in _BLOCK_FIELDS:
+        block = getattr(owner, field, None)
+        if type(block) is list:
+            for i, s in enumerate(block):
+                if s is child:
+                    return block, block[i + 1:]
+    return None, ()
+
+
+def _rebinds(stmt, name: str) -> bool:
+    if type(stmt) is ast.Assign:
+        return any(type(t) is ast.Name and t.id == name for t in stmt.targets)
+    return type(stmt) is ast.AnnAssign and stmt.value is not None and \
+        type(stmt.target) is ast.Name and stmt.target.id == name
+
+
+def _reads(tree, name: str) -> bool:
+    return any(type(n) is ast.Name and n.id == name for n in ast.walk(tree))
+
+
+def _collect(tree, name: str, uses: list) -> None:
+    stack = [(tree, None)]
+    while stack:
+        node, parent = stack.pop()
+        if type(node) is ast.Name and node.id == name:
+            uses.append((node, parent))
+        for child in ast.iter_child_nodes(node):
+            stack.append((child, node))
+
+
+def _ends(ctx):
+    """The statements a fix matched end here: the last one of a window, else the node."""
+    return ctx.node
+
+
+@predicate()
+def unused_after(ctx, node):
+    """A local name that nothing reads after the matched statements: not later in the function (up to a re-assignment), not in a surrounding loop, not from a nested function."""
+    if type(node) is not ast.Name:
+        return False
+    uses = _later_uses(ctx, _ends(ctx), node.id)
+    return uses is not None and not uses
+
+
+@predicate(arity=-1)
+def only_reduced_by(ctx, node, *reductions):
+    """A local name read after the matched statements only as `name.r()` or `torch.r(name)`, with no other arguments, for the listed reductions `r` (e.g. `only_reduced_by(sum, nansum)`), up to its re-assignment; so its shape is seen by nothing else."""
+    if type(node) is not ast.Name:
+        return False
+    uses = _later_uses(ctx, _ends(ctx), node.id)
+    if not uses:
+        return False
+    parents = {}
+    for use, parent in uses:
+        if type(use.ctx) is not ast.Load:
+            return False
+        if not _reduced(ctx, use, parent, reductions, parents):
+            return False
+    return True
+
+
+def _reduced(ctx, use, parent, reductions, parents) -> bool:
+    if type(parent) is ast.Attribute and parent.attr in reductions:
+        call = _call_of(ctx, parent)
+        return call is not None and not call.args and not call.keywords
+    if type(parent) is ast.Call and parent.args == [use] and not parent.keywords:
+        return _torch_name(ctx, parent.func) in reductions
+    return False
+
+
+def _call_of(ctx, attr):
+    """The call whose function is `attr`, found among the statement's nodes."""
+    for stmt in _statements_holding(ctx, attr):
+        for n in ast.walk(stmt):
+            if type(n) is ast.Call and n.func is attr:
+                return n
+    return None
+
+
+def _statements_holding(ctx, node):
+    frame = ctx.frame.node if ctx.frame.node is not None else ctx.analyzer.stack[0]
+    for n in ast.walk(frame):
+        if isinstance(n, ast.stmt) and n.lineno <= node.lineno <= n.end_lineno:
+            yield n

@@ -10,7 +10,7 @@ from typing import Any
 import torch
 
 from . import findings as fnd
-from .backends import get_backend
+from .backends import Backend, get_backend
 from .findings import ConfirmError, StaticFinding
 from .observe import Observer, SourceLocator
 from .record import Capturer, record
@@ -75,8 +75,35 @@ def _pick_replays(static: list[StaticFinding], covered: dict, rows: list[CallRec
     return chosen[:limit]
 
 
+def _replay(backend, names: list[str], modules: dict, captured: dict, observer, seed: int) -> list[ModuleReplay]:
+    generator = torch.Generator().manual_seed(seed)
+    replays = []
+    for name in names:
+        module, captures = modules[name], captured[name]
+        result = backend.replay(module, name, captures, observer, generator, seed)
+        if result is None:
+            result = generic_replay(backend, module, name, captures, observer, generator, seed)
+        replays.append(result)
+    return replays
+
+
+def _table(backend, tracker: Tracker, replays: list[ModuleReplay]) -> tuple[list[CallRecord], dict]:
+    """The per-step rows and per-module stats: from the record run when the backend could
+    judge single module calls there, else from the replays (in step order)."""
+    if backend.detects_in_record:
+        return tracker.records, tracker.stats
+    rows = sorted((r for rep in replays for r in rep.rows), key=lambda r: r.step)
+    stats = tracker.stats
+    for rep in replays:
+        st = stats.get(rep.name) or ModuleStats(rep.name, rep.cls)
+        st.recompiles = sum(r.recompiled for r in rep.rows)
+        st.unexpected = sum(1 for r in rep.rows if r.unexpected)
+        stats[rep.name] = st
+    return rows, stats
+
+
 def run_confirm(model: torch.nn.Module, batches: Iterable, paths: Iterable[str] = (), *,
-                steps: int = DEFAULT_STEPS, backend: str = "auto", findings: Iterable[Any] | None = None,
+                steps: int = DEFAULT_STEPS, backend: str | Backend = "auto", findings: Iterable[Any] | None = None,
                 max_captures: int = 4, max_capture_bytes: int = 256 << 20, max_replays: int = 32,
                 seed: int = 0) -> ConfirmResult:
     """Confirm or clear dynlint's static findings by running `model` on `batches`.
@@ -103,15 +130,9 @@ def run_confirm(model: torch.nn.Module, batches: Iterable, paths: Iterable[str] 
     names = module_names(model)
     linked = fnd.link_modules(names, static)
     groups = fnd.group(static, linked)
-    locator = SourceLocator()
-    tracker_stack: list = []
-    observer = Observer(tracker_stack, {f.path for f in static}, locator)
+    observer = Observer([], {f.path for f in static}, SourceLocator())
     capturer = Capturer(set(linked), max_captures, max_capture_bytes, observer)
-
-    def on_call(name, module, args, kwargs, tracker):
-        capturer(name, module, args, kwargs, tracker)
-
-    tracker = Tracker(names, chosen.detector(), on_call)
+    tracker = Tracker(names, chosen.detector(), capturer)
     observer.stack = tracker.stack
     # Findings in free functions: capture whichever module ran their lines, from the next step on.
     free = [f for f in static if not any(f in held for held in linked.values())]
@@ -137,33 +158,18 @@ def run_confirm(model: torch.nn.Module, batches: Iterable, paths: Iterable[str] 
         if not g["modules"]:
             lines = {(f.path, ln) for f in g["findings"] for ln in range(f.line, f.end_line + 1)}
             g["modules"].update(m for key in lines & observer.covered.keys() for m in observer.covered[key] if m)
-    by_name = {name: module for name, module in names.values()}
     to_replay = _pick_replays(static, observer.covered, tracker.records, capturer.kept, max_replays)
     skipped = [n for n in linked if n not in to_replay]
     if skipped:
         notes.append(f"not replayed ({len(skipped)}): flagged lines never ran, no capture, or over the "
                      f"replay limit: {', '.join(n or '(root)' for n in skipped[:8])}"
                      + (" ..." if len(skipped) > 8 else ""))
-    replays: list[ModuleReplay] = []
-    generator = torch.Generator().manual_seed(seed)
-    for name in to_replay:
-        module, captures = by_name[name], capturer.kept[name]
-        result = chosen.replay(module, name, captures, observer, generator, seed)
-        if result is None:
-            result = generic_replay(chosen, module, name, captures, observer, generator, seed)
-        replays.append(result)
+    modules = {name: module for name, module in names.values()}
+    replays = _replay(chosen, to_replay, modules, capturer.kept, observer, seed)
     capturer.kept.clear()  # release the snapshots before reporting
     timings["replay"] = time.perf_counter() - clock
 
-    rows = tracker.records if chosen.detects_in_record else [r for rep in replays for r in rep.rows]
-    rows.sort(key=lambda r: r.step)  # stable: call order within a step is kept
-    stats = tracker.stats
-    if not chosen.detects_in_record:
-        for rep in replays:
-            st = stats.get(rep.name) or ModuleStats(rep.name, rep.cls)
-            st.recompiles = sum(r.recompiled for r in rep.rows)
-            st.unexpected = sum(1 for r in rep.rows if r.unexpected)
-            stats[rep.name] = st
+    rows, stats = _table(chosen, tracker, replays)
     locations = {}
     for _, module in names.values():
         cls = type(module)
