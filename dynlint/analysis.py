@@ -85,7 +85,8 @@ class Analyzer:
         hook = self.hooks.get(t)
         if hook is not None:
             hook(node)
-        if self.truth_hook is not None and id(node) in self.truth:
+        # An `and`/`or` chain is never converted as a whole: its operands are, one by one.
+        if self.truth_hook is not None and id(node) in self.truth and t is not ast.BoolOp:
             self.truth_hook(node)
         special = self._special.get(t)
         if special is not None:

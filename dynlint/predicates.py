@@ -312,62 +312,74 @@ def _same_or_of(ctx, node, base) -> bool:
 # -- what happens to a name after the matched statements ---------------------------------------
 _BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
 _SCOPE_BREAKERS = frozenset({"locals", "vars", "eval", "exec", "globals"})
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+_NESTED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
-def _later_uses(ctx, stmt, name: str):
-    """Every `Name` node reading `name` that may run after `stmt`, with its parent, or None
-    when that cannot be known (closures, `global`, `del`, `locals()`...). Scans the rest of
-    the block, then the rest of each enclosing block up to the function; a loop around
-    `stmt` is scanned whole, since its next iteration runs after `stmt` too. Scanning
-    stops at an unconditional re-assignment of `name` in the same block."""
-    chain = [n for n in reversed(ctx.analyzer.stack)]
-    if stmt not in chain:
-        chain.insert(0, stmt)
-    frame_node = ctx.frame.node
-    for outer in chain:
-        for sub in ast.walk(outer) if outer is frame_node or outer is chain[-1] else ():
-            t = type(sub)
-            if t in (ast.Global, ast.Nonlocal) and name in sub.names:
-                return None
-            if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef) and \
-                    sub is not frame_node and _reads(sub, name):
-                return None
-            if t is ast.Call and type(sub.func) is ast.Name and sub.func.id in _SCOPE_BREAKERS:
-                return None
-        if outer is frame_node:
-            break
-    uses: list = []
+def _last_statement(ctx):
+    """Where the matched code ends: the match itself if it is a statement (for a window of
+    several statements, the last one), else the statement holding it."""
+    if isinstance(ctx.node, ast.stmt):
+        return ctx.node
+    for n in reversed(ctx.analyzer.stack):
+        if isinstance(n, ast.stmt):
+            return n
+    return None
+
+
+def _later_reads(ctx, name: str):
+    """Each read of local `name` that may run after the matched statements, as
+    (name node, parent, grandparent); None when that cannot be known (a nested function
+    reads it, `global`/`nonlocal`, `locals()`/`eval`...).
+
+    The rest of the block is scanned, then the rest of each enclosing block up to the
+    function. A loop around the statements is scanned whole (its next iteration runs
+    after them), and so is a `try` (its handlers and `finally` may). Scanning stops at an
+    unconditional re-assignment of `name` in a scanned block."""
+    stmt = _last_statement(ctx)
+    scope = ctx.frame.node if ctx.frame.node is not None else ctx.analyzer.stack[0]
+    if stmt is None or not _knowable(scope, name):
+        return None
+    reads: list = []
     current = stmt
-    for owner in chain[chain.index(stmt) + 1:] if stmt in chain else chain:
-        block, rest = _block_after(owner, current)
-        if block is None:
-            current = owner
+    for owner in reversed(ctx.analyzer.stack):
+        rest = _after(owner, current)
+        if rest is None:
             continue
         for s in rest:
-            _collect(s, name, uses)
-            if type(s) in (ast.Assign, ast.AnnAssign) and current is stmt or \
-                    type(s) in (ast.Assign, ast.AnnAssign) and s is not current:
-                if _rebinds(s, name):
-                    return uses
-        if type(owner) in (ast.For, ast.AsyncFor, ast.While):
-            _collect(owner, name, uses)           # the next iteration, and the loop's else
-        elif type(owner) is ast.Try or type(owner).__name__ == "TryStar":
-            _collect(owner, name, uses)           # handlers and finally may run after it
-        if owner is frame_node or isinstance(owner, (ast.Module, ast.ClassDef)):
-            return uses
+            _collect(s, name, reads)
+            if _rebinds(s, name):
+                return reads
+        if isinstance(owner, _LOOPS) or type(owner).__name__ in ("Try", "TryStar"):
+            _collect(owner, name, reads)
+        if owner is scope:
+            return reads
         current = owner
-    return uses
+    return reads
 
 
-def _block_after(owner, child):
-    """(block, statements after `child`) for the block of `owner` holding `child`."""
+def _knowable(scope, name: str) -> bool:
+    for n in ast.walk(scope):
+        t = type(n)
+        if t in (ast.Global, ast.Nonlocal) and name in n.names:
+            return False
+        if t in _NESTED_SCOPES and n is not scope and \
+                any(type(m) is ast.Name and m.id == name for m in ast.walk(n)):
+            return False
+        if t is ast.Call and type(n.func) is ast.Name and n.func.id in _SCOPE_BREAKERS:
+            return False
+    return True
+
+
+def _after(owner, child):
+    """The statements after `child` in the block of `owner` that holds it, else None."""
     for field in _BLOCK_FIELDS:
         block = getattr(owner, field, None)
         if type(block) is list:
             for i, s in enumerate(block):
                 if s is child:
-                    return block, block[i + 1:]
-    return None, ()
+                    return block[i + 1:]
+    return None
 
 
 def _rebinds(stmt, name: str) -> bool:
@@ -377,23 +389,16 @@ def _rebinds(stmt, name: str) -> bool:
         type(stmt.target) is ast.Name and stmt.target.id == name
 
 
-def _reads(tree, name: str) -> bool:
-    return any(type(n) is ast.Name and n.id == name for n in ast.walk(tree))
-
-
-def _collect(tree, name: str, uses: list) -> None:
-    stack = [(tree, None)]
-    while stack:
-        node, parent = stack.pop()
-        if type(node) is ast.Name and node.id == name:
-            uses.append((node, parent))
+def _collect(tree, name: str, reads: list) -> None:
+    """Reads of `name` in `tree`: loads, `del`, and augmented-assignment targets."""
+    todo = [(tree, None, None)]
+    while todo:
+        node, parent, grand = todo.pop()
+        if type(node) is ast.Name and node.id == name and \
+                (type(node.ctx) is not ast.Store or type(parent) is ast.AugAssign):
+            reads.append((node, parent, grand))
         for child in ast.iter_child_nodes(node):
-            stack.append((child, node))
-
-
-def _ends(ctx):
-    """The statements a fix matched end here: the last one of a window, else the node."""
-    return ctx.node
+            todo.append((child, node, parent))
 
 
 @predicate()
@@ -401,47 +406,28 @@ def unused_after(ctx, node):
     """A local name that nothing reads after the matched statements: not later in the function (up to a re-assignment), not in a surrounding loop, not from a nested function."""
     if type(node) is not ast.Name:
         return False
-    uses = _later_uses(ctx, _ends(ctx), node.id)
-    return uses is not None and not uses
+    reads = _later_reads(ctx, node.id)
+    return reads is not None and not reads
 
 
 @predicate(arity=-1)
 def only_reduced_by(ctx, node, *reductions):
-    """A local name read after the matched statements only as `name.r()` or `torch.r(name)`, with no other arguments, for the listed reductions `r` (e.g. `only_reduced_by(sum, nansum)`), up to its re-assignment; so its shape is seen by nothing else."""
+    """A local name read after the matched statements (up to its re-assignment) only as `name.r()` or `torch.r(name)` with no other arguments, for the listed reductions `r` (e.g. `only_reduced_by(sum, nansum)`), and at least once; so nothing else sees its shape."""
     if type(node) is not ast.Name:
         return False
-    uses = _later_uses(ctx, _ends(ctx), node.id)
-    if not uses:
+    reads = _later_reads(ctx, node.id)
+    if not reads:
         return False
-    parents = {}
-    for use, parent in uses:
+    for use, parent, grand in reads:
         if type(use.ctx) is not ast.Load:
             return False
-        if not _reduced(ctx, use, parent, reductions, parents):
+        if type(parent) is ast.Attribute and parent.attr in reductions:
+            if not (type(grand) is ast.Call and grand.func is parent and not grand.args
+                    and not grand.keywords):
+                return False
+        elif type(parent) is ast.Call and parent.args == [use] and not parent.keywords:
+            if _torch_name(ctx, parent.func) not in reductions:
+                return False
+        else:
             return False
     return True
-
-
-def _reduced(ctx, use, parent, reductions, parents) -> bool:
-    if type(parent) is ast.Attribute and parent.attr in reductions:
-        call = _call_of(ctx, parent)
-        return call is not None and not call.args and not call.keywords
-    if type(parent) is ast.Call and parent.args == [use] and not parent.keywords:
-        return _torch_name(ctx, parent.func) in reductions
-    return False
-
-
-def _call_of(ctx, attr):
-    """The call whose function is `attr`, found among the statement's nodes."""
-    for stmt in _statements_holding(ctx, attr):
-        for n in ast.walk(stmt):
-            if type(n) is ast.Call and n.func is attr:
-                return n
-    return None
-
-
-def _statements_holding(ctx, node):
-    frame = ctx.frame.node if ctx.frame.node is not None else ctx.analyzer.stack[0]
-    for n in ast.walk(frame):
-        if isinstance(n, ast.stmt) and n.lineno <= node.lineno <= n.end_lineno:
-            yield n

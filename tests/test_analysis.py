@@ -249,3 +249,12 @@ def test_columns_are_characters_not_bytes():
         é = "ü"; return x[x > 0]
     """
     assert found(src) == [("DYN101", 4, 21)]
+
+
+def test_and_or_chain_is_reported_per_operand():
+    body = """\
+    if y.any() and x.sum() > 0 or ids is None:
+        pass
+    return x
+    """
+    assert found(in_forward(body)) == [("DYN204", 7, 12), ("DYN204", 7, 25)]
