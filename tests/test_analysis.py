@@ -257,4 +257,4 @@ def test_and_or_chain_is_reported_per_operand():
         pass
     return x
     """
-    assert found(in_forward(body)) == [("DYN204", 7, 12), ("DYN204", 7, 25)]
+    assert found(in_forward(body)) == [("DYN204", 7, 12), ("DYN204", 7, 24)]
