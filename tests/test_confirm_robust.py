@@ -206,3 +206,18 @@ def _empty(tmp_path) -> str:
     path = tmp_path / "none.json"
     path.write_text("[]")
     return str(path)
+
+
+def test_no_hooks_are_left_behind_after_success_or_failure():
+    model = Exploding()
+    with pytest.raises(ModelError):
+        run_confirm(model, [torch.rand(2, 4)], findings=[])
+    ok = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.ReLU())
+    run_confirm(ok, [torch.rand(2, 4)], findings=[])
+    for root in (model, ok):
+        for mod in root.modules():
+            assert not mod._forward_hooks and not mod._forward_pre_hooks
+    assert torch.nn.Linear(4, 4)(torch.rand(1, 4)).shape == (1, 4)  # and no dispatch mode is left active
+    from torch.utils._python_dispatch import _get_current_dispatch_mode
+
+    assert _get_current_dispatch_mode() is None
