@@ -202,6 +202,12 @@ def test_cli_usage_errors_exit_2(tmp_path):
     assert proc.returncode == 2 and "--steps" in proc.stderr
 
 
+def test_cli_hpu_backend_without_gaudi_exits_2(tmp_path):
+    proc = run_cli([EXAMPLES, "--entry", "examples.confirm.toy_static:factory", "--backend", "hpu",
+                    "--findings", _empty(tmp_path)])
+    assert proc.returncode == 2 and "the hpu backend needs habana_frameworks" in proc.stderr
+
+
 def _empty(tmp_path) -> str:
     path = tmp_path / "none.json"
     path.write_text("[]")

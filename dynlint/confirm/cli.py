@@ -116,11 +116,13 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as exc:
         print(f"dynlint confirm: error: {exc}", file=sys.stderr)
         return 2
-    except RuntimeError as exc:  # e.g. the hpu backend without a usable Gaudi
-        print(f"dynlint confirm: error: {exc}", file=sys.stderr)
-        return 2
     if args.out:
-        for path in write_outputs(result, args.out):
+        try:
+            written = write_outputs(result, args.out)
+        except OSError as exc:
+            print(f"dynlint confirm: error: cannot write to --out {args.out}: {exc}", file=sys.stderr)
+            return 2
+        for path in written:
             print(f"wrote {path}", file=sys.stderr)
     if args.format == "json":
         sys.stdout.write(json.dumps(to_dict(result), indent=2, default=str) + "\n")

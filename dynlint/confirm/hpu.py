@@ -15,11 +15,12 @@ import os
 from typing import Any
 
 from .backends import Backend
+from .findings import ConfirmError
 from .tracker import Detector, Frame
 
 
-class HpuUnavailable(RuntimeError):
-    pass
+class HpuUnavailable(ConfirmError):
+    """No usable Gaudi: habana_frameworks missing, or not in lazy mode."""
 
 
 def _lazy_mode_on(internal: Any) -> bool:
