@@ -88,6 +88,7 @@ def to_dict(result) -> dict:
                      "data_dependent": r.data_dependent, "errors": r.errors, "reasons": r.reasons}
                     for r in result.replays],
         "notes": result.notes,
+        "timings_seconds": {k: round(v, 3) for k, v in result.timings.items()},
     }
 
 
