@@ -22,7 +22,8 @@ _BUILTINS = frozenset(dir(builtins))
 class Frame:
     """A function (or the module, a class body, a lambda) and what its names hold."""
 
-    __slots__ = ("name", "qualname", "parent", "cls", "env", "node", "kind", "modelish", "role")
+    __slots__ = ("name", "qualname", "parent", "cls", "env", "node", "kind", "modelish", "role",
+                 "top")
 
     def __init__(self, name, qualname, parent, cls=None, node=None, kind="function"):
         self.name, self.qualname, self.parent, self.cls = name, qualname, parent, cls
@@ -30,6 +31,7 @@ class Frame:
         self.env: dict[str, int] = {}
         self.modelish = False        # unannotated parameters are probably tensors
         self.role = "neutral"
+        self.top = None              # scopes.FunctionInfo of the enclosing module-level function
 
     def lookup(self, name: str) -> int:
         frame = self
@@ -216,7 +218,7 @@ class Analyzer:
         self.frame.env[node.name] = NOT
         info = self.scopes.functions[id(node)]
         frame = Frame(node.name, info.qualname, self.frame, cls=info.cls, node=node)
-        frame.role, frame.modelish = info.role, info.modelish
+        frame.role, frame.modelish, frame.top = info.role, info.modelish, info.top
         if frame.role in self.skip_roles:
             return
         self._bind_params(frame, args, is_method=info.cls is not None)
@@ -226,7 +228,7 @@ class Analyzer:
         args = node.args
         self.visit_all([d for d in args.defaults + args.kw_defaults if d is not None])
         frame = Frame("<lambda>", f"{self.frame.qualname}.<lambda>", self.frame, node=node)
-        frame.modelish, frame.role = self.frame.modelish, self.frame.role
+        frame.modelish, frame.role, frame.top = self.frame.modelish, self.frame.role, self.frame.top
         self._bind_params(frame, args, is_method=False)
         self._in_frame(frame, [node.body])
 

@@ -20,7 +20,7 @@ def build_engine(settings: Settings | None = None, select=None, extend_select=()
 
 
 def scan(paths, select=None, extend_select=(), ignore=(), rule_dirs=(), config=None,
-         use_cache=False, jobs=None) -> list[Finding]:
+         use_cache=False, jobs=None, cross_file=True) -> list[Finding]:
     """Findings for files and directories, sorted by path, line and column.
 
     Settings come from the nearest pyproject.toml's [tool.dynlint] (or `config`), and the
@@ -29,11 +29,11 @@ def scan(paths, select=None, extend_select=(), ignore=(), rule_dirs=(), config=N
     settings = load_settings(Path(config) if config else None)
     engine = build_engine(settings, select, extend_select, ignore, rule_dirs)
     findings, _ = run_check([str(p) for p in paths], settings, engine, use_cache=use_cache,
-                            jobs=jobs)
+                            jobs=jobs, cross_file=cross_file)
     return findings
 
 
 def check_source(text: str, path: str = "<string>", select=None, ignore=(),
                  rule_dirs=()) -> list[Finding]:
     """Findings for one module given as text."""
-    return analyse_source(build_engine(None, select, (), ignore, rule_dirs), text, path)
+    return analyse_source(build_engine(None, select, (), ignore, rule_dirs), text, path)[0]

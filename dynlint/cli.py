@@ -85,6 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--no-cache", action="store_true", help="do not read or write .dynlint_cache")
     run.add_argument("--cache-dir", metavar="DIR", help="where to keep the cache")
     run.add_argument("-j", "--jobs", type=int, metavar="N", help="worker processes (default: all cores)")
+    run.add_argument("--no-cross-file", action="store_true",
+                     help="judge each file on its own: do not follow model code into functions "
+                          "defined in the other files checked (this is what flake8 sees)")
 
     rules = sub.add_parser("rules", help="list rules")
     rules.add_argument("--format", choices=("text", "json", "markdown"), default="text")
@@ -180,7 +183,7 @@ def _check(args) -> int:
         key = (rules_fingerprint(rules), tuple(r.code for r in rules), settings.max_file_size)
         findings, n_files = run_check(args.paths, settings, engine, use_cache=not args.no_cache,
                                       jobs=args.jobs, force_exclude=args.force_exclude,
-                                      cache_key=key)
+                                      cache_key=key, cross_file=not args.no_cross_file)
     fixed = 0
     diff_text = ""
     if fixing and findings:
@@ -218,7 +221,7 @@ def _check_stdin(args, engine, analyse_source):
         text = source.decode(data, display)
     except source.SourceError as exc:
         return [exc.finding]
-    return analyse_source(engine, text, display)
+    return analyse_source(engine, text, display)[0]
 
 
 def _emit(text: str, output_file: str | None) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import dataclass, field
 
 from .analysis import Analyzer
 from .finding import Finding
@@ -22,12 +23,22 @@ _FILE_NOQA = re.compile(r"^\s*#\s*dynlint:\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]*(?
                         re.IGNORECASE | re.MULTILINE)
 
 
-class _Candidate:
-    __slots__ = ("rule", "spec", "node", "binds", "ctx", "fix")
+@dataclass
+class FileFacts:
+    """What the cross-file step needs from one module (see runner.resolve_cross_file)."""
+    module: str
+    exports: dict = field(default_factory=dict)          # function -> (is_model, refs)
+    model_refs: frozenset = frozenset()                  # names model code here refers to
+    conditional: list = field(default_factory=list)      # (function, Finding) if it is model code
 
-    def __init__(self, rule, spec, node, binds, ctx, fix):
+
+class _Candidate:
+    __slots__ = ("rule", "spec", "node", "binds", "ctx", "fix", "conditional")
+
+    def __init__(self, rule, spec, node, binds, ctx, fix, conditional=None):
         self.rule, self.spec, self.node, self.binds, self.ctx, self.fix = \
             rule, spec, node, binds, ctx, fix
+        self.conditional = conditional
 
 
 class Engine:
@@ -58,6 +69,8 @@ class Engine:
         self._gate = tuple(sorted(gate))
         needed = frozenset().union(*(r.needed_roles() for r in rules))
         self._skip_roles = frozenset({"model", "neutral", "cold"}) - needed
+        # Collecting for the cross-file step also looks at neutral module-level functions.
+        self._skip_roles_collect = self._skip_roles - ({"neutral"} if "model" in needed else set())
 
     def may_match(self, source: str) -> bool:
         """The cheap text gate: a file that mentions no rule's required text cannot match."""
@@ -66,13 +79,23 @@ class Engine:
     # ---------------------------------------------------------------------------------------
     def check(self, source: str, path: str, tree: ast.AST | None = None,
               gate: bool = True) -> list[Finding]:
+        """Findings for one module on its own (what flake8 sees)."""
+        return self.check_module(source, path, tree, gate)[0]
+
+    def check_module(self, source: str, path: str, tree: ast.AST | None = None,
+                     gate: bool = True, module: str | None = None, is_package: bool = False):
+        """(findings, facts). With a `module` name, also collect FileFacts: findings of
+        model-code rules inside neutral module-level functions are kept aside, to be reported
+        if another file's model code calls those functions."""
+        facts = FileFacts(module) if module is not None else None
         if not self.rules or (gate and not self.may_match(source)):
-            return []
+            return [], facts
         if tree is None:
             tree = ast.parse(source, filename=path)
         candidates: list[_Candidate] = []
         lines = _LINE_SPLIT.split(source)
-        analyzer = Analyzer(skip_roles=self._skip_roles)
+        analyzer = Analyzer(skip_roles=self._skip_roles_collect if facts else self._skip_roles)
+        collect = facts is not None
         matcher = Matcher(analyzer.qualname)
         by_call, any_call = self._by_call, self._any_call
         try_ = self._try
@@ -86,14 +109,14 @@ class Engine:
             else:
                 key = None
             for entry in by_call.get(key, ()):
-                try_(entry, node, analyzer, matcher, candidates)
+                try_(entry, node, analyzer, matcher, candidates, collect)
             for entry in any_call:
-                try_(entry, node, analyzer, matcher, candidates)
+                try_(entry, node, analyzer, matcher, candidates, collect)
 
         def typed(entries):
             def on_node(node):
                 for entry in entries:
-                    try_(entry, node, analyzer, matcher, candidates)
+                    try_(entry, node, analyzer, matcher, candidates, collect)
             return on_node
 
         analyzer.hooks = {t: typed(entries) for t, entries in self._by_type.items()}
@@ -102,19 +125,40 @@ class Engine:
         if self._truth:
             analyzer.truth_hook = typed(self._truth)
         analyzer.run(tree, lines)
-        return self._finish(candidates, source, lines, path)
+        findings = self._finish([c for c in candidates if c.conditional is None], source, lines, path)
+        if collect:
+            from .scopes import cross_file_facts
+            facts.exports, facts.model_refs = cross_file_facts(analyzer.scopes, lines, module, is_package)
+            pending = [c for c in candidates if c.conditional is not None]
+            if pending:
+                facts.conditional = self._conditional(pending, source, lines, path)
+        return findings, facts
 
-    def _try(self, entry, node, analyzer, matcher, out) -> None:
+    def _conditional(self, pending, source, lines, path):
+        out, seen = [], set()
+        for c in pending:
+            for f in self._finish([c], source, lines, path):
+                if (f.code, f.line, f.column) not in seen:
+                    seen.add((f.code, f.line, f.column))
+                    out.append((c.conditional, f))
+        return out
+
+    def _try(self, entry, node, analyzer, matcher, out, collect=False) -> None:
         rule, spec, pat, roles = entry
-        if analyzer.frame.role not in roles:
-            return
+        frame = analyzer.frame
+        conditional = None
+        if frame.role not in roles:
+            if not (collect and frame.role == "neutral" and frame.top is not None
+                    and "model" in roles):
+                return
+            conditional = frame.top.name
         binds = matcher.match(pat, node)
         if binds is None:
             return
         stack = analyzer.stack
         parent = stack[-2] if stack and stack[-1] is node and len(stack) > 1 else \
             (stack[-1] if stack and stack[-1] is not node else None)
-        ctx = MatchContext(analyzer, node, binds, parent, analyzer.frame)
+        ctx = MatchContext(analyzer, node, binds, parent, frame, conditional is not None)
         for p in spec.when:
             if not p(ctx, node):
                 return
@@ -127,7 +171,7 @@ class Engine:
         if rule.fixes:
             from .fixes import suggest_fix   # only files with fixable rules pay for this
             fix = suggest_fix(rule, node, binds, analyzer, matcher)
-        out.append(_Candidate(rule, spec, node, binds, ctx, fix))
+        out.append(_Candidate(rule, spec, node, binds, ctx, fix, conditional))
 
     def _finish(self, candidates, source, lines, path) -> list[Finding]:
         if not candidates:

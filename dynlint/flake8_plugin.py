@@ -69,8 +69,8 @@ class Plugin:
     # -- checking -----------------------------------------------------------------------------
     def run(self):
         engine = type(self)._engine
-        if engine is None:                  # used without flake8's option parsing
-            engine = _build((), None, (), ())
+        if engine is None:                  # used without flake8's option parsing: defaults
+            engine = type(self)._engine = _build((), None, (), ())
         text = "".join(self.lines)
         if not engine.may_match(text):
             return

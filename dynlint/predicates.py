@@ -36,11 +36,14 @@ def predicate(arity: int = 0):
 class MatchContext:
     """What a predicate may look at: the analyzer state, the match and its bindings."""
 
-    __slots__ = ("analyzer", "node", "binds", "parent", "frame")
+    __slots__ = ("analyzer", "node", "binds", "parent", "frame", "assume_model")
 
-    def __init__(self, analyzer, node, binds, parent, frame):
+    def __init__(self, analyzer, node, binds, parent, frame, assume_model=False):
         self.analyzer, self.node, self.binds = analyzer, node, binds
         self.parent, self.frame = parent, frame
+        # Set while collecting findings that count only if another file's model code
+        # turns out to call this function (see runner's cross-file step).
+        self.assume_model = assume_model
 
     def kind(self, node: ast.AST) -> int:
         return self.analyzer.kind(node)
@@ -198,7 +201,7 @@ def _apply(ctx, name, node) -> bool:
 @predicate()
 def in_model_code(ctx, node):
     """Inside code that runs as part of the model's computation: a `forward` (or `__call__`/`forward_*` of a module), a loss function, a `torch.compile`/`jit.script` function, a helper or method they call in the same file, or a function nested in those."""
-    return ctx.frame.role == "model"
+    return ctx.frame.role == "model" or ctx.assume_model
 
 
 @predicate()
@@ -425,9 +428,140 @@ def only_reduced_by(ctx, node, *reductions):
             if not (type(grand) is ast.Call and grand.func is parent and not grand.args
                     and not grand.keywords):
                 return False
-        elif type(parent) is ast.Call and parent.args == [use] and not parent.keywords:
+        elif type(parent) is ast.Call and len(parent.args) == 1 and parent.args[0] is use \
+                and not parent.keywords:
             if _torch_name(ctx, parent.func) not in reductions:
                 return False
         else:
             return False
     return True
+
+
+# -- dynamic sections (for the mark_step split suggestion) ------------------------------------
+_DYNAMIC_CALLS = frozenset("""
+nonzero argwhere unique unique_consecutive masked_select bincount nms batched_nms
+remove_small_boxes
+""".split())
+
+
+def _looks_dynamic(ctx, node, bools: set) -> bool:
+    """A syntactic guess that an expression has a data-dependent shape: a call to a
+    data-dependent op, one-argument `torch.where`, or indexing with something mask-like."""
+    t = type(node)
+    if t is ast.Call:
+        f = node.func
+        last = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else None
+        if last in _DYNAMIC_CALLS:
+            return True
+        return _torch_name(ctx, f) == "where" and len(node.args) == 1 and not node.keywords
+    if t is ast.Subscript and type(node.ctx) is ast.Load:
+        items = node.slice.elts if type(node.slice) is ast.Tuple else (node.slice,)
+        return any(_masklike(ctx, i, bools) for i in items)
+    return False
+
+
+def _masklike(ctx, node, bools: set) -> bool:
+    t = type(node)
+    if t is ast.Compare:
+        return len(node.ops) == 1 and type(node.ops[0]) in _COMPARE_OPS
+    if t is ast.UnaryOp and type(node.op) is ast.Invert:
+        return True
+    if t is ast.BinOp and type(node.op) in (ast.BitAnd, ast.BitOr, ast.BitXor):
+        return _masklike(ctx, node.left, bools) or _masklike(ctx, node.right, bools)
+    if t is ast.Call:
+        f = node.func
+        name = f.attr if type(f) is ast.Attribute else _torch_name(ctx, f)
+        return name in _MASK_METHODS or name in _MASK_JOINS
+    if t is ast.Name:
+        k = ctx.analyzer.frame.lookup(node.id)     # uncached: later statements are not walked yet
+        return node.id in bools or bool(k & BOOL) and K.level(k) >= PROBABLE
+    return False
+
+
+def _dynamic_nodes(ctx, stmt, bools: set) -> list:
+    out = []
+    todo = [stmt]
+    while todo:
+        n = todo.pop()
+        if _looks_dynamic(ctx, n, bools):
+            out.append(n)
+        todo.extend(c for c in ast.iter_child_nodes(n) if not isinstance(c, _NESTED_SCOPES))
+    return out
+
+
+def _dynamic_flags(ctx, body: list, forced: int) -> list:
+    """Which statements of a block look dynamic; `forced` is known to be (a rule matched)."""
+    bools: set = set()
+    flags = []
+    for i, s in enumerate(body):
+        flags.append(i == forced or bool(_dynamic_nodes(ctx, s, bools)))
+        if type(s) is ast.Assign and len(s.targets) == 1 and type(s.targets[0]) is ast.Name:
+            name = s.targets[0].id
+            if _masklike(ctx, s.value, bools):
+                bools.add(name)
+            else:
+                bools.discard(name)
+    return flags
+
+
+def _is_mark_step(stmt) -> bool:
+    if type(stmt) is not ast.Expr or type(stmt.value) is not ast.Call:
+        return False
+    f = stmt.value.func
+    return (f.attr if type(f) is ast.Attribute else getattr(f, "id", None)) == "mark_step"
+
+
+def _is_code(stmt) -> bool:
+    """Real computation: not a docstring, `pass`, `...` or an existing mark_step()."""
+    if type(stmt) is ast.Pass or _is_mark_step(stmt):
+        return False
+    return not (type(stmt) is ast.Expr and type(stmt.value) is ast.Constant)
+
+
+def _function_body_index(ctx, node):
+    func = ctx.frame.node
+    if ctx.frame.kind != "function" or type(func) not in (ast.FunctionDef, ast.AsyncFunctionDef):
+        return None, None
+    for n in ctx.analyzer.stack:
+        for i, s in enumerate(func.body):
+            if s is n:
+                return func.body, i
+    return None, None
+
+
+def _section_end(flags: list, start: int):
+    end = start
+    while end < len(flags) and flags[end]:
+        end += 1
+    return end if end < len(flags) else None
+
+
+@predicate()
+def opens_dynamic_section(ctx, node):
+    """The match is the first data-dependent op of a run of statements of a model function that sits between static statements (and is not yet split by `mark_step()` calls): the place to split static and dynamic sections."""
+    body, i = _function_body_index(ctx, node)
+    if body is None or ctx.frame.role != "model" or i == 0:
+        return False
+    flags = _dynamic_flags(ctx, body, i)
+    if flags[i - 1] or _is_mark_step(body[i - 1]) or not any(map(_is_code, body[:i])):
+        return False
+    end = _section_end(flags, i)
+    if end is None or _is_mark_step(body[end]):
+        return False
+    first = min(((n.lineno, n.col_offset) for n in _dynamic_nodes(ctx, body[i], set())),
+                default=None)
+    return first is None or first >= (node.lineno, node.col_offset)
+
+
+@predicate(arity=1)
+def closes_dynamic_section(ctx, node, var):
+    """The statement is the first static one after the run of data-dependent statements that starts with metavariable `var`."""
+    body, _ = _function_body_index(ctx, node)
+    start_stmt = ctx.binds.get(str(var))
+    if body is None or start_stmt is None:
+        return False
+    start = next((i for i, s in enumerate(body) if s is start_stmt), None)
+    if start is None:
+        return False
+    end = _section_end(_dynamic_flags(ctx, body, start), start)
+    return end is not None and body[end] is node

@@ -23,31 +23,73 @@ _MAX_BYTES = source.DEFAULT_MAX_BYTES
 PARALLEL_THRESHOLD = 24         # below this many files, worker start-up costs more than it saves
 
 
-def analyse_source(engine: Engine, text: str, display: str):
-    """Findings for one module's text (used for stdin and by workers)."""
+def module_name(path: str) -> tuple[str, bool]:
+    """Dotted module name from the package directories (`__init__.py`) above a file."""
+    path = os.path.abspath(path)
+    directory, filename = os.path.split(path)
+    stem = filename.rsplit(".", 1)[0]
+    is_package = stem == "__init__"
+    parts = [] if is_package else [stem]
+    while os.path.isfile(os.path.join(directory, "__init__.py")):
+        directory, pkg = os.path.split(directory)
+        parts.append(pkg)
+        if not pkg:
+            break
+    return ".".join(reversed(parts)) or stem, is_package
+
+
+def analyse_source(engine: Engine, text: str, display: str, module=None):
+    """(findings, facts) for one module's text (used for stdin and by workers)."""
     try:
         tree = source.parse(text, display)      # every file, so syntax errors always show
         if not engine.may_match(text):
-            return []
-        return engine.check(text, display, tree=tree)
+            return [], None
+        name, is_package = module if module else (None, False)
+        return engine.check_module(text, display, tree=tree, module=name, is_package=is_package)
     except source.SourceError as exc:
-        return [exc.finding]
+        return [exc.finding], None
     except Exception as exc:       # a bug in dynlint must not stop the run
         where = traceback.extract_tb(exc.__traceback__)[-1]
         return [file_diagnostic(INTERNAL_ERROR, display,
                                 f"internal error ({type(exc).__name__}: {exc}) at "
                                 f"{os.path.basename(where.filename)}:{where.lineno}; "
-                                f"please report it")]
+                                f"please report it")], None
 
 
 def _analyse_file(job):
-    path, display = job
+    path, display, cross_file = job
     try:
         data, stat = source.read_bytes(path, display, _MAX_BYTES)
         text = source.decode(data, display)
     except source.SourceError as exc:
-        return path, None, None, [exc.finding]
-    return path, stat, content_hash(data), analyse_source(_ENGINE, text, display)
+        return path, None, None, ([exc.finding], None)
+    module = module_name(path) if cross_file else None
+    return path, stat, content_hash(data), analyse_source(_ENGINE, text, display, module)
+
+
+def resolve_cross_file(all_facts) -> list:
+    """Findings inside functions that model code in *other* files calls (transitively).
+
+    Each file says which names its model code references and what its module-level functions
+    reference; a function becomes model code once a model-code reference reaches it.
+    """
+    index = {}
+    todo = []
+    for facts in all_facts:
+        todo.extend(facts.model_refs)
+        for name, (is_model, refs) in facts.exports.items():
+            index[f"{facts.module}.{name}"] = refs
+            if is_model:
+                todo.append(f"{facts.module}.{name}")
+    model = set()
+    while todo:
+        name = todo.pop()
+        if name in model:
+            continue
+        model.add(name)
+        todo.extend(index.get(name, ()))
+    return [finding for facts in all_facts for func, finding in facts.conditional
+            if f"{facts.module}.{func}" in model]
 
 
 def _init_worker(engine, max_bytes):
@@ -57,28 +99,44 @@ def _init_worker(engine, max_bytes):
 
 
 def run_check(paths, settings, engine: Engine, use_cache=True, jobs=None, force_exclude=False,
-              cache_key=()):
-    """Findings for `paths`, sorted, with per-file-ignores applied."""
+              cache_key=(), cross_file=True):
+    """Findings for `paths`, sorted, with per-file-ignores applied. With `cross_file`, model
+    code is followed into functions defined in the other files being checked."""
     global _ENGINE, _MAX_BYTES
     _ENGINE, _MAX_BYTES = engine, settings.max_file_size
     cwd = os.getcwd()
     files, findings = discover(paths, settings.exclude, settings.root, force_exclude)
-    cache = Cache(settings.cache_path(), cache_key) if use_cache else None
+    cache = Cache(settings.cache_path(), cache_key + (cross_file,)) if use_cache else None
     todo = []
+    all_facts = []
+
+    def add(result, display):
+        found, facts = result
+        if found and found[0].path != display:
+            found = [dataclasses.replace(f, path=display) for f in found]
+        findings.extend(found)
+        if facts is not None and (facts.exports or facts.model_refs or facts.conditional):
+            if facts.conditional and facts.conditional[0][1].path != display:
+                facts.conditional = [(n, dataclasses.replace(f, path=display))
+                                     for n, f in facts.conditional]
+            all_facts.append(facts)
+
     for path in files:
         display = display_path(os.path.abspath(path), cwd) if os.path.isabs(path) else path
         cached = cache.lookup(path) if cache is not None else None
         if cached is None:
-            todo.append((path, display))
+            todo.append((path, display, cross_file))
         else:
-            findings.extend(f if f.path == display else dataclasses.replace(f, path=display)
-                            for f in cached)
+            add(cached, display)
+    displays = {path: display for path, display, _ in todo}
     for path, stat, digest, result in _map(todo, jobs):
         if cache is not None and stat is not None:
             cache.store(path, stat, digest, result)
-        findings.extend(result)
+        add(result, displays[path])
     if cache is not None:
         cache.save()
+    if all_facts:
+        findings.extend(resolve_cross_file(all_facts))
     if settings.per_file_ignores:
         findings = [f for f in findings
                     if not per_file_ignored(f.path, f.code, settings.per_file_ignores)]

@@ -39,6 +39,8 @@ _MODULE_BASE = re.compile(
     r"Pooler|Neck|Stem|Conv\dd|Norm)$"
 )
 _ROOT_METHOD = re.compile(r"^(forward|_forward.*|forward_.*|__call__)$")
+# Module-level functions that implement a forward pass (`eager_attention_forward`).
+_ROOT_FUNCTION = re.compile(r"(^|_)forward($|_)")
 _COMPILE_DECORATORS = frozenset({
     "torch.jit.script", "torch.jit.script_method", "torch.compile", "torch.fx.wrap",
     "torch.jit.trace", "torch.compiler.allow_in_graph",
@@ -55,12 +57,14 @@ class ClassInfo:
 
 
 class FunctionInfo:
-    __slots__ = ("name", "qualname", "cls", "parent", "node", "role", "modelish")
+    __slots__ = ("name", "qualname", "cls", "parent", "node", "role", "modelish", "top")
 
     def __init__(self, name, qualname, cls, parent, node):
         self.name, self.qualname, self.cls, self.parent, self.node = name, qualname, cls, parent, node
         self.role = "neutral"
         self.modelish = False
+        # The module-level function this one is (or is nested in); None inside classes.
+        self.top = self if parent is None and cls is None else (parent.top if parent else None)
 
 
 class Scopes:
@@ -71,6 +75,7 @@ class Scopes:
         self.classes: dict[str, ClassInfo] = {}
         self.functions: dict[int, FunctionInfo] = {}     # by id() of the def node
         self.main_guards: set[int] = set()
+        self.order: list[FunctionInfo] = []                 # definition order
 
     def qualname(self, node: ast.AST) -> str | None:
         """Dotted name of a Name/Attribute chain with its first part resolved by imports."""
@@ -89,7 +94,61 @@ def index_module(tree: ast.Module, lines: list[str]) -> Scopes:
     order: list[FunctionInfo] = []
     _scan(tree.body, scopes, order, None, None, "", True)
     _assign_roles(scopes, order, lines)
+    scopes.order = order
     return scopes
+
+
+# -- across files ----------------------------------------------------------------------------
+def resolve_import(target: str, module: str, is_package: bool) -> str:
+    """Absolute dotted name of an import target; relative ones are resolved against `module`."""
+    if not target.startswith("."):
+        return target
+    level = len(target) - len(target.lstrip("."))
+    package = module.split(".") if is_package else module.split(".")[:-1]
+    if level > 1:
+        package = package[:len(package) - (level - 1)]
+    rest = target[level:]
+    return ".".join([*package, rest] if rest else package)
+
+
+def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: bool):
+    """What other files need to follow calls into and out of this one.
+
+    Returns (exports, model_refs): for each module-level function, whether it is model code
+    here and the absolute names it references; and the absolute names referenced from this
+    file's model code. Names are read from function text, like in-file reachability.
+    """
+    aliases = {a: resolve_import(t, module, is_package) for a, t in scopes.imports.items()}
+    local = {f.name for f in scopes.order if f.cls is None and f.parent is None}
+    names = sorted(set(aliases) | local, key=len, reverse=True)
+    if not names:
+        return {}, frozenset()
+    ref_re = re.compile(r"\b(%s)\b(?:\s*\.\s*([A-Za-z_]\w*))?" % "|".join(map(re.escape, names)))
+
+    def refs_of(f):
+        text = "\n".join(lines[f.node.lineno - 1:f.node.end_lineno])
+        out = set()
+        for name, attr in ref_re.findall(text):
+            if name in aliases:
+                out.add(aliases[name])
+                if attr:
+                    out.add(aliases[name] + "." + attr)
+            if name in local:
+                out.add(module + "." + name)
+        return out
+
+    exports = {}
+    model_refs: set[str] = set()
+    for f in scopes.order:
+        top_level = f.cls is None and f.parent is None
+        if f.role == "model" and (f.parent is None or f.parent.role != "model"):
+            refs = refs_of(f)
+            model_refs |= refs
+            if top_level:
+                exports[f.name] = (True, frozenset(refs))
+        elif top_level and f.role == "neutral":
+            exports[f.name] = (False, frozenset(refs_of(f)))
+    return exports, frozenset(model_refs)
 
 
 def _scan(body, scopes: Scopes, order, func, cls, prefix, top) -> None:
@@ -186,6 +245,8 @@ def _is_root(f: FunctionInfo, scopes: Scopes) -> bool:
             return True
     if f.cls is not None and _ROOT_METHOD.match(f.name):
         return f.name == "forward" or f.cls.is_module
+    if f.cls is None and f.parent is None and _ROOT_FUNCTION.search(f.name):
+        return True
     return "loss" in f.name.lower() and not _COLD_FUNC.match(f.name)
 
 

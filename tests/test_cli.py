@@ -283,3 +283,40 @@ def test_bundled_examples(dynlint):
     assert ("examples/padded_loss.py", "DYN101") in found
     assert not any(p == "examples/static_model.py" for p, _ in found)
     assert not any(p == "examples/training_loop.py" for p, _ in found)
+
+
+def test_cross_file_helpers_called_from_model_code(dynlint, write, tmp_path):
+    write("pkg/__init__.py", "")
+    write("pkg/utils.py", textwrap.dedent("""\
+        import torch
+
+        def is_padded(mask: torch.Tensor) -> bool:
+            return bool(mask.all())
+
+        def summarize(t: torch.Tensor):
+            return t.mean().item()
+        """))
+    write("pkg/model.py", textwrap.dedent("""\
+        import torch
+        from .utils import is_padded
+        from . import utils
+
+
+        class Net(torch.nn.Module):
+            def forward(self, x, mask):
+                if is_padded(mask):
+                    return x
+                return x * 2
+
+        def report(t):
+            return utils.summarize(t)
+        """))
+    r = dynlint("check", "pkg", "--no-cache", "-q", cwd=tmp_path)
+    assert r.stdout.splitlines() == [
+        "pkg/utils.py:4:12: DYN203 `bool(mask.all())` converts a tensor to a Python number inside model code"]
+    # Each file on its own (what flake8 sees): the helper is not known to be model code.
+    r = dynlint("check", "pkg", "--no-cache", "-q", "--no-cross-file", cwd=tmp_path)
+    assert r.stdout == ""
+    # And with the cache, the same answer.
+    assert dynlint("check", "pkg", cwd=tmp_path).stdout == dynlint("check", "pkg", cwd=tmp_path).stdout
+    assert "utils.py:4:12" in dynlint("check", "pkg", "-q", cwd=tmp_path).stdout

@@ -1,0 +1,482 @@
+"""Fix suggestions, on the `ast` side: find a rule's fix template around a flagged node and
+turn it into text edits. Runs inside the check, only for matched findings of rules that have
+`fixes:`; it never imports libcst or torch (applying edits is `fix.py`'s job).
+
+Finding a fix (the first fix of the rule that applies wins, so rules list safe fixes first):
+
+* expression patterns are tried on the flagged node and its ancestors, nearest first, up to
+  the enclosing statement; statement patterns (one or several statements) on the windows of
+  the enclosing block that contain the flagged statement;
+* the flagged node must be part of the pattern's own code, not inside an expression
+  metavariable: a fix belongs to the finding it is about, never to a neighbour's;
+* the fix's `where`/`when` conditions must hold.
+
+Rendering a fix:
+
+* metavariables become their source text, parenthesised only where their position in the
+  parsed template needs it; a `$S` alone on a template line stands for a whole statement;
+* the rendered code is parsed and compared with the matched code, and only the smallest
+  differing nodes become edits. `x[m].sum()` -> `torch.where(m, x, ...).sum()` edits just
+  `x[m]`, so comments and formatting in the rest of the match are never touched.
+"""
+from __future__ import annotations
+
+import ast
+import os
+import re
+import textwrap
+from collections import ChainMap
+
+from .engine import char_col, segment
+from .finding import Edit, Fix
+from .patterns import META_PREFIX, Pattern, meta_name, same_code
+from .predicates import MatchContext
+
+_META_RE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
+_SKIP_FIELDS = frozenset({"ctx", "type_comment", "kind"})
+_BODY_FIELDS = ("body", "orelse", "finalbody")
+_DEBUG = bool(os.environ.get("DYNLINT_DEBUG_FIXES"))
+
+
+class NoFix(Exception):
+    """The template cannot be rendered here (the caller tries the next one)."""
+
+
+def suggest_fix(rule, node, binds, analyzer, matcher) -> Fix | None:
+    """The first of `rule.fixes` that applies around the flagged `node`, or None."""
+    # Fix conditions may ask for kinds of code the walk has not reached yet; an overlay keeps
+    # those answers out of the analyzer's cache, so fixing never changes what is flagged.
+    kinds = analyzer._kinds
+    analyzer._kinds = ChainMap({}, kinds)
+    try:
+        chain = [node] + [a for a in reversed(analyzer.stack) if a is not node]
+        for spec in rule.fixes:
+            for pat in spec.patterns:
+                for target, fbinds, parent, field in _matches(pat, chain, matcher):
+                    try:
+                        fix = _build(spec, pat, node, target, fbinds, parent, field, analyzer)
+                    except (NoFix, SyntaxError, ValueError, RecursionError):
+                        fix = None
+                    if fix is not None:
+                        return fix
+        return None
+    except Exception:
+        if _DEBUG:
+            raise
+        return None                # a fix is a bonus: never let it cost the finding
+    finally:
+        analyzer._kinds = kinds
+
+
+# -- where a fix pattern may match ----------------------------------------------------------
+def _matches(pat: Pattern, chain, matcher):
+    """(target, binds, parent, field) for each place around the flagged node where `pat`
+    matches; `target` is a node, or a list of statements for a multi-statement pattern."""
+    stmt_index = next((i for i, n in enumerate(chain) if isinstance(n, ast.stmt)), None)
+    if pat.root is not None and not isinstance(pat.root, ast.stmt):
+        for i, cand in enumerate(chain[:stmt_index]):
+            b = matcher.match(pat, cand)
+            if b is not None:
+                parent, field = _parent_of(cand, chain[i + 1:])
+                yield cand, b, parent, field
+        return
+    if stmt_index is None:
+        return
+    stmt = chain[stmt_index]
+    if pat.root is not None:
+        b = _match_statements([pat.root], [stmt], matcher)
+        if b is not None:
+            yield [stmt], b, _owner(stmt, chain[stmt_index + 1:]), None
+        return
+    owner = _owner(stmt, chain[stmt_index + 1:])
+    block = _block_of(owner, stmt)
+    if block is None:
+        return
+    i = next(k for k, s in enumerate(block) if s is stmt)
+    n = len(pat.sequence)
+    for start in range(max(0, i - n + 1), min(i, len(block) - n) + 1):
+        window = block[start:start + n]
+        b = _match_statements(pat.sequence, window, matcher)
+        if b is not None:
+            yield window, b, owner, None
+
+
+def _match_statements(pats, stmts, matcher):
+    """Match statement patterns one to one; `$S` alone on a line binds a whole statement."""
+    binds: dict = {}
+    for p, t in zip(pats, stmts):
+        name = meta_name(p.value) if type(p) is ast.Expr else None
+        if name is not None:
+            if name != "_":
+                if name in binds and not same_code(binds[name], t):
+                    return None
+                binds[name] = t
+            continue
+        b = matcher.match(Pattern("", root=p), t)
+        if b is None:
+            return None
+        for k, v in b.items():
+            if k in binds and not same_code(binds[k], v):
+                return None
+            binds[k] = v
+    return binds
+
+
+def _owner(stmt, ancestors):
+    return next((a for a in ancestors if _block_of(a, stmt) is not None), None)
+
+
+def _block_of(owner, stmt):
+    for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+        block = getattr(owner, name, None)
+        if type(block) is list and any(s is stmt for s in block):
+            return block
+    return None
+
+
+def _parent_of(node, ancestors):
+    """The real parent of `node` and its field. The analyzer's stack skips attributes and
+    keywords, so look below the nearest stacked ancestor."""
+    if not ancestors:
+        return None, None
+    todo = [ancestors[0]]
+    while todo:
+        cur = todo.pop()
+        for field, value in ast.iter_fields(cur):
+            for child in value if isinstance(value, list) else (value,):
+                if child is node:
+                    return cur, field
+                if type(child) in (ast.Attribute, ast.keyword):
+                    todo.append(child)
+    return ancestors[0], None
+
+
+# -- one fix --------------------------------------------------------------------------------
+def _build(spec, pat, flagged, target, binds, parent, field, analyzer) -> Fix | None:
+    lines = analyzer.lines
+    for value in binds.values():
+        if not isinstance(value, ast.stmt) and _contains(value, flagged):
+            return None            # the flagged node sits in a metavariable: not its fix
+    stmts = target if isinstance(target, list) else None
+    ctx_node = stmts[-1] if stmts else target
+    ctx = MatchContext(analyzer, ctx_node, binds, parent, analyzer.frame)
+    for p in spec.when:
+        if not p(ctx, ctx_node):
+            return None
+    for var, preds in spec.where.items():
+        value = binds.get(var)
+        if value is None:
+            continue                # a condition for another pattern of the same fix
+        for p in preds:
+            if not p(ctx, value):
+                return None
+    if stmts is None:
+        text = _render(spec.replace, binds, lines, "")
+        new = ast.parse(text, mode="eval").body
+        ops: list = []
+        _diff(target, new, parent, field, ops)
+        new_lines = text.split("\n")
+    else:
+        indent = _indent(stmts[0], lines)
+        text = indent + _render(spec.replace, binds, lines, indent)
+        source = "if 1:\n" + text if indent else text
+        body = ast.parse(source).body
+        new_body = body[0].body if indent else body
+        ops = []
+        _diff_block(stmts, new_body, ops)
+        new_lines = source.split("\n")
+    edits = tuple(sorted(_edits(ops, lines, new_lines), key=lambda e: (e.line, e.column)))
+    if not edits:
+        return None
+    return Fix(spec.applicability, _describe(spec.description, binds, lines), edits,
+               tuple(spec.imports))
+
+
+def _contains(outer, inner) -> bool:
+    if not hasattr(outer, "lineno") or not hasattr(inner, "lineno"):
+        return False
+    return (outer.lineno, outer.col_offset) <= (inner.lineno, inner.col_offset) and \
+        (inner.end_lineno, inner.end_col_offset) <= (outer.end_lineno, outer.end_col_offset)
+
+
+def _indent(stmt, lines) -> str:
+    """The indentation of a statement that starts its line; statement edits need one."""
+    prefix = lines[stmt.lineno - 1].encode("utf-8")[:stmt.col_offset].decode("utf-8", "replace")
+    if prefix.strip():
+        raise NoFix("statement does not start its line")
+    return prefix
+
+
+def _describe(description: str, binds, lines) -> str:
+    def sub(m):
+        node = binds.get(m.group(1))
+        if node is None:
+            return m.group(0)
+        text = " ".join(segment(node, lines).split())
+        return text if len(text) <= 40 else text[:37] + "..."
+    return re.sub(r"{([A-Za-z_]\w*)}", sub, description)
+
+
+# -- rendering a template -------------------------------------------------------------------
+def _render(template: str, binds, lines, indent: str) -> str:
+    """The template with metavariables replaced by their source text; lines after the
+    first are indented by `indent` (the source text keeps its own indentation)."""
+    code = _META_RE.sub(lambda m: META_PREFIX + m.group(1), textwrap.dedent(template).strip("\n"))
+    tree = ast.parse(code)
+    subs: dict[int, list] = {}
+    for parent in ast.walk(tree):
+        for fname, value in ast.iter_fields(parent):
+            for child in value if isinstance(value, list) else (value,):
+                name = meta_name(child) if type(child) is ast.Name else None
+                if name is None:
+                    continue
+                bound = binds.get(name)
+                if bound is None:
+                    raise NoFix(f"${name} is not bound")
+                if isinstance(bound, ast.stmt):
+                    if type(parent) is not ast.Expr or getattr(bound, "decorator_list", None):
+                        raise NoFix("statement metavariable used inside an expression")
+                    text = segment(bound, lines)
+                else:
+                    text = expression_text(bound, lines, parent, fname)
+                subs.setdefault(child.lineno, []).append((child.col_offset, child.end_col_offset, text))
+    out = []
+    for i, line in enumerate(code.split("\n"), 1):
+        raw = line.encode("utf-8")
+        for start, end, text in sorted(subs.get(i, ()), reverse=True):
+            raw = raw[:start] + text.encode("utf-8") + raw[end:]
+        out.append((indent if i > 1 else "") + raw.decode("utf-8"))
+    return "\n".join(out)
+
+
+def expression_text(node, lines, parent, field) -> str:
+    """Source text of `node` ready to stand at `parent.field`: parenthesised when the
+    position binds tighter than the expression, or when it spans lines without brackets."""
+    text = segment(node, lines)
+    if needs_parens(node, parent, field, text) or ("\n" in text and not _parses(text)):
+        return f"({text})"
+    return text
+
+
+def _parses(text: str) -> bool:
+    try:
+        ast.parse(text, mode="eval")
+        return True
+    except SyntaxError:
+        return False
+
+
+# Python's operator precedence, lowest first (the language reference's table).
+_ATOM = 16
+_BINOP_PREC = {
+    ast.BitOr: 7, ast.BitXor: 8, ast.BitAnd: 9, ast.LShift: 10, ast.RShift: 10, ast.Add: 11,
+    ast.Sub: 11, ast.Mult: 12, ast.MatMult: 12, ast.Div: 12, ast.FloorDiv: 12, ast.Mod: 12,
+    ast.Pow: 14,
+}
+
+
+def precedence(node, text: str | None = None) -> int:
+    t = type(node)
+    if t in (ast.NamedExpr, ast.Yield, ast.YieldFrom):
+        return 0
+    if t is ast.Lambda:
+        return 1
+    if t is ast.IfExp:
+        return 2
+    if t is ast.BoolOp:
+        return 3 if type(node.op) is ast.Or else 4
+    if t is ast.UnaryOp:
+        return 5 if type(node.op) is ast.Not else 13
+    if t is ast.Compare:
+        return 6
+    if t is ast.BinOp:
+        return _BINOP_PREC[type(node.op)]
+    if t is ast.Await:
+        return 15
+    if t is ast.Tuple:                    # ast positions include a tuple's own parentheses
+        return _ATOM if text is not None and text.startswith("(") and text.endswith(")") else 0
+    if t in (ast.Starred, ast.Slice):
+        return 0
+    return _ATOM
+
+
+def _required(parent, field) -> int:
+    """The lowest precedence an expression may have at `parent.field` without parentheses."""
+    t = type(parent)
+    if t in (ast.Attribute, ast.Subscript) and field == "value" or t is ast.Call and field == "func":
+        return _ATOM
+    if t is ast.BinOp:
+        p = _BINOP_PREC[type(parent.op)]
+        if type(parent.op) is ast.Pow:
+            return 15 if field == "left" else 13
+        return p if field == "left" else p + 1
+    if t is ast.UnaryOp:
+        return 5 if type(parent.op) is ast.Not else 13
+    if t is ast.BoolOp:
+        return 4 if type(parent.op) is ast.Or else 5
+    if t is ast.Compare:
+        return 7
+    if t is ast.IfExp:
+        return 2 if field == "orelse" else 3
+    if t is ast.Await:
+        return 15
+    if t is ast.Starred:
+        return 7
+    return 1
+
+
+def needs_parens(node, parent, field, text: str | None = None) -> bool:
+    if type(node) is ast.Slice:
+        if type(parent) is ast.Subscript or type(parent) is ast.Tuple:
+            return False
+        raise NoFix("a slice only fits inside a subscript")
+    if type(node) is ast.Starred:
+        return False
+    if type(parent) is ast.Attribute and type(node) is ast.Constant and \
+            isinstance(node.value, int) and not isinstance(node.value, bool):
+        return True                       # `1.real` is a syntax error; `(1).real` is not
+    if type(parent) is ast.Subscript and field == "slice" and type(node) is ast.Tuple:
+        return False
+    return precedence(node, text) < _required(parent, field)
+
+
+# -- smallest differing nodes ---------------------------------------------------------------
+def _diff(o, n, parent, field, ops) -> None:
+    """Append ("replace", old, new, parent, field) for the smallest nodes where `o` and `n`
+    differ; descend only while exactly one child differs, so one change is one edit."""
+    if same_code(o, n):
+        return
+    if type(o) is type(n) and isinstance(o, (ast.expr, ast.stmt)):
+        differing = _differing_children(o, n)
+        if differing is not None and len(differing) == 1:
+            kind, a, b, f = differing[0]
+            if kind == "node":
+                _diff(a, b, o, f, ops)
+            else:
+                _diff_block(a, b, ops)
+            return
+    ops.append(("replace", o, n, parent, field))
+
+
+def _differing_children(o, n):
+    out = []
+    for f in o._fields:
+        if f in _SKIP_FIELDS:
+            continue
+        a, b = getattr(o, f), getattr(n, f)
+        if isinstance(a, list):
+            if f in _BODY_FIELDS and all(isinstance(x, ast.stmt) for x in a + b):
+                if not _same_list(a, b):
+                    out.append(("block", a, b, f))
+            elif len(a) == len(b) and all(isinstance(x, (ast.expr, ast.stmt)) for x in a + b):
+                out.extend(("node", x, y, f) for x, y in zip(a, b) if not same_code(x, y))
+            elif not _same_list(a, b):
+                return None
+        elif isinstance(a, (ast.expr, ast.stmt)) and isinstance(b, (ast.expr, ast.stmt)):
+            if not same_code(a, b):
+                out.append(("node", a, b, f))
+        elif isinstance(a, ast.AST) or isinstance(b, ast.AST):
+            if not (isinstance(a, ast.AST) and isinstance(b, ast.AST) and same_code(a, b)):
+                return None
+        elif a != b:
+            return None
+    return out
+
+
+def _same_list(a, b) -> bool:
+    return len(a) == len(b) and all(
+        same_code(x, y) if isinstance(x, ast.AST) and isinstance(y, ast.AST) else x == y
+        for x, y in zip(a, b))
+
+
+def _diff_block(old: list, new: list, ops) -> None:
+    """Align two statement lists on their common statements (longest common subsequence),
+    then handle each gap: insert, delete, or pair statements up from the end."""
+    pairs = _lcs(old, new)
+    pi = pj = 0
+    for i, j in pairs + [(len(old), len(new))]:
+        og, ng = old[pi:i], new[pj:j]
+        nxt = old[i] if i < len(old) else None
+        prev = old[pi - 1] if pi > 0 else None
+        extra = len(og) - len(ng)
+        if extra > 0:
+            after = og[extra] if extra < len(og) else nxt
+            if after is None:
+                raise NoFix("cannot delete the last statements of a block")
+            ops.append(("delete", og[:extra], after))
+            og = og[extra:]
+        elif extra < 0:
+            anchor = og[0] if og else nxt
+            if anchor is not None:
+                ops.append(("insert", anchor, "before", ng[:-extra]))
+            elif prev is not None:
+                ops.append(("insert", prev, "after", ng[:-extra]))
+            else:
+                raise NoFix("empty block")
+            ng = ng[-extra:]
+        for a, b in zip(og, ng):
+            _diff(a, b, None, None, ops)
+        pi, pj = i + 1, j + 1
+
+
+def _lcs(a: list, b: list) -> list:
+    n, m = len(a), len(b)
+    table = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            table[i][j] = table[i + 1][j + 1] + 1 if same_code(a[i], b[j]) else \
+                max(table[i + 1][j], table[i][j + 1])
+    out, i, j = [], 0, 0
+    while i < n and j < m:
+        if same_code(a[i], b[j]):
+            out.append((i, j))
+            i, j = i + 1, j + 1
+        elif table[i + 1][j] >= table[i][j + 1]:
+            i += 1
+        else:
+            j += 1
+    return out
+
+
+# -- operations to edits --------------------------------------------------------------------
+def _start(node, lines):
+    return node.lineno, char_col(lines, node.lineno, node.col_offset)
+
+
+def _end(node, lines):
+    return node.end_lineno, char_col(lines, node.end_lineno, node.end_col_offset)
+
+
+def _edits(ops, lines, new_lines):
+    for op in ops:
+        kind = op[0]
+        if kind == "replace":
+            _, o, n, parent, field = op
+            if type(getattr(o, "ctx", None)) in (ast.Store, ast.Del):
+                raise NoFix("cannot replace an assignment target")
+            if isinstance(o, ast.stmt):
+                text = segment(n, new_lines)
+                if "\n" in text:
+                    _indent(o, lines)       # a multi-line statement needs its own line
+            else:
+                text = segment(n, new_lines)
+                if (needs_parens(n, parent, field, text) and
+                        not needs_parens(o, parent, field, segment(o, lines))) or \
+                        ("\n" in text and not _parses(text)):
+                    text = f"({text})"
+            yield Edit(*_start(o, lines), *_end(o, lines), text)
+        elif kind == "insert":
+            _, anchor, where, stmts = op
+            indent = _indent(anchor, lines)
+            texts = [segment(s, new_lines) for s in stmts]
+            if where == "before":
+                content = "".join(t + "\n" + indent for t in texts)
+                yield Edit(*_start(anchor, lines), *_start(anchor, lines), content)
+            else:
+                content = "".join("\n" + indent + t for t in texts)
+                yield Edit(*_end(anchor, lines), *_end(anchor, lines), content)
+        else:                                          # delete
+            _, gone, after = op
+            _indent(gone[0], lines)
+            _indent(after, lines)
+            yield Edit(*_start(gone[0], lines), *_start(after, lines), "")
