@@ -80,7 +80,8 @@ def test_no_findings_still_runs_and_lists_the_ops_as_misses():
         def forward(self, x):
             return x[x > 0.5].sum()
 
-    result = run_confirm(Masked(), [torch.rand(8, 8), torch.rand(8, 8)], findings=[])
+    batches = [torch.linspace(0, 1, 64).reshape(8, 8), torch.linspace(0, 1, 64).reshape(8, 8) ** 2]
+    result = run_confirm(Masked(), batches, findings=[])  # 32, then 19 values above 0.5
     assert result.verdicts == [] and result.exit_code == 0
     assert any("no static findings" in n for n in result.notes)
     (miss,) = result.misses
@@ -118,8 +119,8 @@ def test_very_deep_model_runs_without_recursion_errors():
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old, 12 * depth))  # the model's own forward needs it, eager or not
     try:
-        result = run_confirm(model, [torch.rand(64), torch.rand(64)], findings=[finding_at(mask_line, "Nest.forward")],
-                             max_replays=4)
+        batches = [torch.linspace(0, 1, 64), torch.linspace(0, 1, 64) ** 2]  # different counts above 0.5
+        result = run_confirm(model, batches, findings=[finding_at(mask_line, "Nest.forward")], max_replays=4)
     finally:
         sys.setrecursionlimit(old)
     assert result.verdicts[0].verdict == "confirmed"

@@ -224,7 +224,8 @@ class Parent(torch.nn.Module):
 
 
 def test_parent_recompiles_through_its_child_and_is_not_called_dynamic():
-    result = run_confirm(Parent(), [torch.rand(64)] * 1 + [torch.rand(64)], findings=[])
+    batches = [torch.linspace(0, 1, 64), torch.linspace(0, 1, 64) ** 2]  # 32, then 19 values above 0.5
+    result = run_confirm(Parent(), batches, findings=[])
     rows = [(r[0], r[1], r[6]) for r in report.step_rows(result)]
     assert rows[2:] == [(1, "child", rows[2][2]), (1, "(root)", rows[3][2])]
     assert "own code" in rows[2][2] and "child" in rows[3][2]
