@@ -177,8 +177,9 @@ def _check(args) -> int:
     engine = Engine(rules)
     fixing = args.fix or args.diff
 
+    stdin_text = None
     if args.paths == ["-"]:
-        findings, n_files = _check_stdin(args, engine, analyse_source), 1
+        (findings, stdin_text), n_files = _check_stdin(args, engine, analyse_source), 1
     else:
         key = (rules_fingerprint(rules), tuple(r.code for r in rules), settings.max_file_size)
         findings, n_files = run_check(args.paths, settings, engine, use_cache=not args.no_cache,
@@ -186,12 +187,14 @@ def _check(args) -> int:
                                       cache_key=key, cross_file=not args.no_cross_file)
     fixed = 0
     diff_text = ""
-    if fixing and findings:
+    fixed_source = None
+    if fixing and (findings or stdin_text is not None):
         from .fix import apply_fixes
         result = apply_fixes(findings, engine=engine, settings=settings, unsafe=args.unsafe_fixes,
                              display_only=args.apply_display_only, write=not args.diff,
-                             stdin=args.paths == ["-"])
+                             stdin=stdin_text, jobs=args.jobs)
         findings, fixed, diff_text = result.remaining, result.fixed, result.diff
+        fixed_source = result.output
         for message in result.messages:
             print(f"dynlint: {message}", file=sys.stderr)
 
@@ -205,7 +208,16 @@ def _check(args) -> int:
         body = report.render(findings, args.format, rules, args.show_fixes)
     if args.format == "text" and not args.quiet and not args.diff and not args.statistics:
         body += report.summary(findings, fixed, safe, 0 if args.unsafe_fixes else unsafe)
-    _emit(body, args.output_file)
+    if fixed_source is not None and not args.diff:
+        # Like ruff: `--fix -` prints the fixed source; the report goes to stderr.
+        sys.stdout.write(fixed_source)
+        sys.stdout.flush()
+        if args.output_file:
+            _emit(body, args.output_file)
+        else:
+            sys.stderr.write(body)
+    else:
+        _emit(body, args.output_file)
     if args.exit_zero:
         return 0
     if args.diff:
@@ -220,8 +232,8 @@ def _check_stdin(args, engine, analyse_source):
     try:
         text = source.decode(data, display)
     except source.SourceError as exc:
-        return [exc.finding]
-    return analyse_source(engine, text, display)[0]
+        return [exc.finding], None
+    return analyse_source(engine, text, display)[0], text
 
 
 def _emit(text: str, output_file: str | None) -> None:

@@ -14,6 +14,7 @@ changed on disk since it was read.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import difflib
 import hashlib
 import io
@@ -78,7 +79,7 @@ def apply_fixes(findings, engine, settings=None, unsafe=False, display_only=Fals
         if path not in todo:
             result.remaining.extend(fs)
     job = (engine, unsafe, display_only, write, ignores)
-    for path, outcome in zip(todo, _map(job, todo, jobs)):
+    for path, outcome in zip(todo, _map(job, [(p, by_path[p]) for p in todo], jobs)):
         remaining, fixed, diff, messages = outcome
         result.remaining.extend(by_path[path] if remaining is None else remaining)
         result.fixed += fixed
@@ -114,8 +115,9 @@ def _map(job, paths, jobs):
         return list(pool.map(_fix_file, paths, chunksize=1))
 
 
-def _fix_file(path):
+def _fix_file(item):
     """(remaining findings or None if unchanged, fixes applied, diff, messages)."""
+    path, before = item
     engine, unsafe, display_only, write, ignores = _JOB
     try:
         data = _read(path)
@@ -125,7 +127,8 @@ def _fix_file(path):
     new, fixed, remaining, messages = fix_text(text, path, engine, unsafe, display_only,
                                                keep=_keeper(path, ignores))
     if new == text:
-        return remaining, 0, "", messages
+        return None, 0, "", messages
+    remaining = remaining + _carried(before, engine.check(text, path), text, new)
     diff = unified_diff(text, new, path)
     if not write:
         return None, 0, diff, messages
@@ -141,6 +144,25 @@ def _fix_file(path):
     except OSError as exc:
         return None, 0, diff, messages + [f"{path}: cannot write: {exc}"]
     return remaining, fixed, diff, messages
+
+
+def _carried(before, alone, old, new) -> list:
+    """Findings a single-file check does not give (another file's model code calls this
+    code, see runner's cross-file step), moved to their lines in the fixed text."""
+    local = {(f.code, f.line, f.column) for f in alone}
+    extra = [f for f in before if (f.code, f.line, f.column) not in local]
+    if not extra:
+        return []
+    moved = {}
+    matcher = difflib.SequenceMatcher(None, old.splitlines(), new.splitlines(), autojunk=False)
+    for tag, i1, i2, j1, _ in matcher.get_opcodes():
+        for i in range(i1, i2):
+            moved[i + 1] = j1 + (i - i1 if tag == "equal" else 0) + 1
+    out = []
+    for f in extra:
+        line = moved.get(f.line, f.line)
+        out.append(dataclasses.replace(f, line=line, end_line=line + f.end_line - f.line))
+    return out
 
 
 def _read(path) -> bytes:
@@ -461,9 +483,11 @@ def add_imports(module, imports):
             continue
         bound |= names
         if optional:
-            fallback = "".join(f"    def {n}(*args, **kwargs):\n        return None\n" for n in sorted(names))
+            package = stmt.split()[1].split(".")[0]
+            fallback = "".join(f"    def {n}(*args, **kwargs):\n        return None\n"
+                               for n in sorted(names))
             code = (f"try:\n    {stmt}\n"
-                    f"except ImportError:  # without it, {', '.join(sorted(names))}() does nothing\n"
+                    f"except ImportError:  # no {package}: {', '.join(sorted(names))}() does nothing\n"
                     f"{fallback}")
         else:
             code = stmt + "\n"

@@ -540,7 +540,8 @@ def _section_end(flags: list, start: int):
 def opens_dynamic_section(ctx, node):
     """The match is the first data-dependent op of a run of statements of a model function that sits between static statements (and is not yet split by `mark_step()` calls): the place to split static and dynamic sections."""
     body, i = _function_body_index(ctx, node)
-    if body is None or ctx.frame.role != "model" or i == 0:
+    model = ctx.frame.role == "model" or getattr(ctx, "assume_model", False)
+    if body is None or not model or i == 0:
         return False
     flags = _dynamic_flags(ctx, body, i)
     if flags[i - 1] or _is_mark_step(body[i - 1]) or not any(map(_is_code, body[:i])):

@@ -88,6 +88,8 @@ def resolve_cross_file(all_facts) -> list:
             continue
         model.add(name)
         todo.extend(index.get(name, ()))
+        # Using anything from a module reaches what its module-level registries name.
+        todo.append(name.rpartition(".")[0] + ".<module>")
     return [finding for facts in all_facts for func, finding in facts.conditional
             if f"{facts.module}.{func}" in model]
 

@@ -138,6 +138,19 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
         return out
 
     exports = {}
+    # Module-level code (registries such as {"sdpa": sdpa_mask}, class-level tables) counts
+    # as a function "<module>": once model code uses the module, what it names is reachable.
+    inside = bytearray(len(lines) + 2)
+    for f in scopes.order:
+        if f.parent is None:
+            inside[f.node.lineno:f.node.end_lineno + 1] = b"\1" * (f.node.end_lineno - f.node.lineno + 1)
+    outside = "\n".join(line for i, line in enumerate(lines, 1) if not inside[i])
+    module_refs = set()
+    for name, attr in ref_re.findall(outside):
+        if name in local:
+            module_refs.add(module + "." + name)
+    if module_refs:
+        exports["<module>"] = (False, frozenset(module_refs))
     model_refs: set[str] = set()
     for f in scopes.order:
         top_level = f.cls is None and f.parent is None

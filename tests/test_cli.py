@@ -320,3 +320,31 @@ def test_cross_file_helpers_called_from_model_code(dynlint, write, tmp_path):
     # And with the cache, the same answer.
     assert dynlint("check", "pkg", cwd=tmp_path).stdout == dynlint("check", "pkg", cwd=tmp_path).stdout
     assert "utils.py:4:12" in dynlint("check", "pkg", "-q", cwd=tmp_path).stdout
+
+
+def test_cross_file_through_a_module_level_registry(dynlint, write, tmp_path):
+    write("lib/__init__.py", "")
+    write("lib/masks.py", textwrap.dedent("""\
+        import torch
+
+        def sdpa_mask(mask: torch.Tensor):
+            if mask.all():
+                return None
+            return mask
+
+        MASKS = {"sdpa": sdpa_mask}
+
+        def make_mask(kind, mask):
+            return MASKS[kind](mask)
+        """))
+    write("lib/model.py", textwrap.dedent("""\
+        import torch
+        from .masks import make_mask
+
+        class Net(torch.nn.Module):
+            def forward(self, x, mask):
+                return x, make_mask("sdpa", mask)
+        """))
+    r = dynlint("check", "lib", "--no-cache", "-q", cwd=tmp_path)
+    assert [l.split(": ")[0] + " " + l.split(": ")[1].split()[0] for l in r.stdout.splitlines()] == \
+        ["lib/masks.py:4:8 DYN204"]
