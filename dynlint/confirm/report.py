@@ -15,7 +15,7 @@ from .verdicts import CONFIRMED, NOT_RUN, STATIC, site_text
 
 STEP_COLUMNS = ["Step", "Recompiling modules", "New in", "New out", "Class", "Location", "Comment",
                 "Data-dependent ops"]
-SUMMARY_COLUMNS = ["Module", "Class", "Recompiles", "Recompiles with a seen input shape", "Calls"]
+SUMMARY_COLUMNS = ["Module", "Class", "Recompiles", "Recompiles with a seen input shape", "Calls", "Input shapes"]
 VERDICT_COLUMNS = ["Verdict", "Location", "Code", "Scope", "Evidence"]
 
 
@@ -54,7 +54,7 @@ def step_rows(result) -> list[list]:
 def summary_rows(result) -> list[list]:
     stats = [s for s in result.stats.values() if s.recompiles]
     stats.sort(key=lambda s: (-s.unexpected, -s.recompiles, s.name))
-    return [[module_label(s.name), s.cls, s.recompiles, s.unexpected, s.calls] for s in stats]
+    return [[module_label(s.name), s.cls, s.recompiles, s.unexpected, s.calls, s.input_shapes] for s in stats]
 
 
 def verdict_rows(result) -> list[list]:

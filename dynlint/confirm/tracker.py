@@ -77,7 +77,7 @@ class ModuleStats:
     calls: int = 0
     recompiles: int = 0
     unexpected: int = 0
-    input_shapes: set = field(default_factory=set)
+    input_shapes: int = 0  # distinct input shape signatures seen
 
 
 class Detector:
@@ -157,8 +157,7 @@ class Tracker:
         seen_in.add(frame.in_sig)
         seen_out.add(out_sig)
         stats.calls += 1
-        if len(stats.input_shapes) < 64:
-            stats.input_shapes.add(frame.in_sig)
+        stats.input_shapes = len(seen_in)
         if stack:
             parent = stack[-1]
             parent.tokens.append(("call", name, frame.state))
