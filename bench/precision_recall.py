@@ -200,6 +200,8 @@ def function_roles(text: str, lines: list[str]) -> dict[int, tuple[str, str]]:
 
 
 _PATTERNS = [
+    ("one_hot(num_classes=...) range check (CPU-only sync)", re.compile(r"\bone_hot\(.*num_classes")),
+    ("f-string of a tensor", re.compile(r"""\bf["'].*\{""")),
     ("`.item()`", re.compile(r"\.item\(\)")),
     ("`.tolist()`", re.compile(r"\.tolist\(\)")),
     ("one-arg torch.where", re.compile(r"\bwhere\([^,()]*(\([^()]*\)[^,()]*)*\)")),
