@@ -49,7 +49,7 @@ def suggest_fix(rule, node, binds, analyzer, matcher) -> Fix | None:
     kinds = analyzer._kinds
     analyzer._kinds = ChainMap({}, kinds)
     try:
-        chain = [node] + [a for a in reversed(analyzer.stack) if a is not node]
+        chain = ancestors(analyzer, node)
         for spec in rule.fixes:
             for pat in spec.patterns:
                 for target, fbinds, parent, field in _matches(pat, chain, matcher):
@@ -69,6 +69,16 @@ def suggest_fix(rule, node, binds, analyzer, matcher) -> Fix | None:
 
 
 # -- where a fix pattern may match ----------------------------------------------------------
+def ancestors(analyzer, node) -> list:
+    """`node`, then its ancestors, nearest first. The analyzer's stack starts afresh in each
+    function body, so the function itself (the owner of its top-level statements) is added."""
+    chain = [node] + [a for a in reversed(analyzer.stack) if a is not node]
+    owner = analyzer.frame.node
+    if owner is not None and not any(a is owner for a in chain):
+        chain.append(owner)
+    return chain
+
+
 def _matches(pat: Pattern, chain, matcher):
     """(target, binds, parent, field) for each place around the flagged node where `pat`
     matches; `target` is a node, or a list of statements for a multi-statement pattern."""

@@ -319,15 +319,22 @@ _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _NESTED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
+def _ancestors(ctx) -> list:
+    """The walk's ancestors, nearest first, ending with the function being walked (the
+    analyzer's stack starts afresh in each function body)."""
+    chain = list(reversed(ctx.analyzer.stack))
+    owner = ctx.frame.node
+    if owner is not None and not any(a is owner for a in chain):
+        chain.append(owner)
+    return chain
+
+
 def _last_statement(ctx):
     """Where the matched code ends: the match itself if it is a statement (for a window of
     several statements, the last one), else the statement holding it."""
     if isinstance(ctx.node, ast.stmt):
         return ctx.node
-    for n in reversed(ctx.analyzer.stack):
-        if isinstance(n, ast.stmt):
-            return n
-    return None
+    return next((n for n in _ancestors(ctx) if isinstance(n, ast.stmt)), None)
 
 
 def _later_reads(ctx, name: str):
@@ -345,7 +352,7 @@ def _later_reads(ctx, name: str):
         return None
     reads: list = []
     current = stmt
-    for owner in reversed(ctx.analyzer.stack):
+    for owner in _ancestors(ctx):
         rest = _after(owner, current)
         if rest is None:
             continue

@@ -1,0 +1,232 @@
+"""Every *safe* fix template computes what the code it replaces computes.
+
+Each case below is a small function using a data-dependent op. It is rewritten by the real
+fixer (safe fixes only), and both versions run on the same inputs: float, integer and bool
+tensors, empty ones, all-false, all-true and random masks, masks over the leading dimensions
+only and masks that broadcast. Results must have the same type, dtype, shape and values
+(floats up to summation-order rounding). The only failure of the original tolerated is the
+one that happens for every input of a dtype: `mean` of an integer or bool tensor raises.
+
+`test_every_safe_template_is_covered` fails when a rule gains a safe fix without a case here:
+a template that is not shown equivalent must not ship as safe.
+"""
+import functools
+import itertools
+import math
+import os
+import re
+
+import pytest
+
+os.environ.setdefault("DYNLINT_DEBUG_FIXES", "1")     # fixer bugs raise instead of hiding
+torch = pytest.importorskip("torch")
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from dynlint.engine import Engine  # noqa: E402
+from dynlint.fix import fix_source  # noqa: E402
+from dynlint.rules import load_rules  # noqa: E402
+
+RULES = load_rules()
+ENGINE = Engine(RULES)
+HEAD = "import torch\n\n\ndef f(x: torch.Tensor, m: torch.BoolTensor, t: float):\n"
+
+# name -> (body of f, how the mask `m` relates to `x`)
+#   none: m unused; leading: m.shape == x.shape[:k]; broadcast: m broadcasts with x; free: any
+CASES = {
+    "sum-self-mask": ("return x[x > t].sum()", "none"),
+    "torch.sum-mask": ("return torch.sum(x[m])", "leading"),
+    "mean-self-mask": ("return x[~torch.isnan(x)].mean()", "none"),
+    "mean-mask": ("return x[m].mean()", "leading"),
+    "any-self-mask": ("return x[x != t].any()", "none"),
+    "any-mask": ("return x[m].any()", "leading"),
+    "all-self-mask": ("return x[x > t].all()", "none"),
+    "all-mask": ("return torch.all(x[m])", "leading"),
+    "len-mask": ("return len(x[m]), x[m].shape[0], x[m].size(0)", "leading"),
+    "numel-self-mask": ("return x[x > t].numel()", "none"),
+    "numel-mask": ("return x[m].numel()", "leading"),
+    "assign-then-sum-self-mask": ("y = x[x > t]\n    s = y.sum()\n    return s, y.count_nonzero()",
+                                  "none"),
+    "assign-then-sum-mask": ("y = x[m]\n    return torch.sum(y), y.any()", "leading"),
+    "nonzero-counts": ("return len(torch.nonzero(x)), x.nonzero().shape[0], "
+                       "torch.argwhere(x).size(0)", "none"),
+    "where-counts": ("return len(torch.where(m)[0]), torch.where(m)[0].numel()", "free"),
+    "masked_select-sum": ("return torch.masked_select(x, m).sum()", "broadcast"),
+    "masked_select-mean": ("return x.masked_select(m).mean()", "broadcast"),
+    "masked_select-any": ("return torch.masked_select(x, m).any()", "broadcast"),
+    "masked_select-all": ("return torch.all(x.masked_select(m))", "broadcast"),
+    "masked_select-count": ("return x.masked_select(m).numel(), len(torch.masked_select(x, m))",
+                            "broadcast"),
+}
+MEAN = {"mean-self-mask", "mean-mask", "masked_select-mean"}
+
+DTYPES = [torch.float32, torch.float64, torch.float16, torch.bfloat16,
+          torch.int64, torch.int32, torch.uint8, torch.bool]
+# Exactly representable values (so any summation order gives the same sum) and the specials.
+FLOATS = [-3.0, -1.5, -0.0, 0.0, 0.5, 1.0, 2.0, 7.25, math.inf, -math.inf, math.nan]
+THRESHOLDS = [-1.0, 0.0, 0.5, 2.0]
+
+
+def source(name):
+    return HEAD + "    " + CASES[name][0] + "\n"
+
+
+@functools.lru_cache(maxsize=None)
+def functions(name):
+    before = source(name)
+    after = fix_source(before, "case.py", ENGINE)
+    out = []
+    for code in (before, after):
+        ns: dict = {}
+        exec(compile(code, "case.py", "exec"), ns)
+        out.append(ns["f"])
+    return before, after, out[0], out[1]
+
+
+def make_tensor(values, shape, dtype):
+    t = torch.tensor(values, dtype=torch.float64).reshape(shape)
+    if dtype == torch.bool:
+        return t != 0
+    if not dtype.is_floating_point:
+        t = torch.nan_to_num(t, nan=0.0, posinf=5.0, neginf=-5.0).round()
+        t = t.clamp(min=0) if dtype == torch.uint8 else t
+    return t.to(dtype)
+
+
+def mask_shape(kind, shape, k, extra):
+    if kind == "leading":
+        return shape[:k]
+    if kind == "broadcast":        # a suffix of x's shape with some sizes 1, maybe more dims
+        tail = [1 if (i + extra) % 2 else d for i, d in enumerate(shape[len(shape) - k:])]
+        lead = 2 if k == len(shape) else 1          # a new leading dim makes m the bigger one
+        return tuple([lead] * (extra % 2) + tail)
+    if kind == "free":
+        return tuple(shape[:k]) + (3,) * (extra % 2)
+    return shape
+
+
+def make_mask(shape, mode, seed):
+    if mode == "false":
+        return torch.zeros(shape, dtype=torch.bool)
+    if mode == "true":
+        return torch.ones(shape, dtype=torch.bool)
+    g = torch.Generator().manual_seed(seed)
+    return torch.rand(shape, generator=g) > 0.5
+
+
+def outcome(fn, x, m, t):
+    try:
+        return fn(x, m, t), None
+    except Exception as exc:       # noqa: BLE001 - any failure is compared below
+        return None, exc
+
+
+def same(a, b):
+    if isinstance(a, tuple):
+        assert isinstance(b, tuple) and len(a) == len(b)
+        for x, y in zip(a, b):
+            same(x, y)
+        return
+    assert type(a) is type(b), (type(a), type(b))
+    if isinstance(a, torch.Tensor):
+        assert a.dtype == b.dtype and a.shape == b.shape, (a, b)
+        torch.testing.assert_close(b, a, equal_nan=True)
+    else:
+        assert a == b
+
+
+def check(name, x, m, t):
+    _, after_src, before, after = functions(name)
+    expected, error = outcome(before, x, m, t)
+    got, error_after = outcome(after, x, m, t)
+    if error is not None:
+        # The original fails for every input of this dtype: `mean` of an integer tensor.
+        assert name in MEAN and not x.is_floating_point(), (name, x, m, error)
+        return
+    assert error_after is None, f"{name}: the fix raised {error_after!r} on {x!r}, {m!r}\n{after_src}"
+    same(expected, got)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_case_is_rewritten_statically(name):
+    before, after, _, _ = functions(name)
+    assert after != before, f"{name}: no safe fix applied"
+    left = [f.code for f in ENGINE.check(after, "case.py") if f.code.startswith("DYN1")]
+    assert not left, f"{name}: still data-dependent after the fix: {left}\n{after}"
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_edge_cases(name):
+    """Empty tensors, all-false / all-true masks, every dtype: a fixed grid."""
+    kind = CASES[name][1]
+    for dtype, shape, mode in itertools.product(
+            DTYPES, [(), (0,), (4,), (2, 3), (3, 0, 2)], ["false", "true", "random"]):
+        values = [FLOATS[i % len(FLOATS)] for i in range(math.prod(shape))]
+        x = make_tensor(values, shape, dtype)
+        for k in range(len(shape) + 1):
+            m = make_mask(mask_shape(kind, shape, k, k), mode, seed=k)
+            check(name, x, m, 0.5)
+
+
+@st.composite
+def inputs(draw, kind):
+    shape = tuple(draw(st.lists(st.integers(0, 3), max_size=3)))
+    dtype = draw(st.sampled_from(DTYPES))
+    values = draw(st.lists(st.sampled_from(FLOATS), min_size=math.prod(shape),
+                           max_size=math.prod(shape)))
+    k = draw(st.integers(0, len(shape)))
+    mshape = mask_shape(kind, shape, k, draw(st.integers(0, 3)))
+    mode = draw(st.sampled_from(["false", "true", "random"]))
+    bits = draw(st.lists(st.booleans(), min_size=math.prod(mshape), max_size=math.prod(mshape)))
+    m = torch.tensor(bits, dtype=torch.bool).reshape(mshape) if mode == "random" \
+        else make_mask(mshape, mode, 0)
+    return make_tensor(values, shape, dtype), m, draw(st.sampled_from(THRESHOLDS))
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_random_inputs(name, data):
+    x, m, t = data.draw(inputs(CASES[name][1]))
+    check(name, x, m, t)
+
+
+def test_every_safe_template_is_covered():
+    safe = {(r.code, f.description) for r in RULES for f in r.fixes if f.applicability == "safe"}
+    assert len(safe) == sum(f.applicability == "safe" for r in RULES for f in r.fixes), \
+        "two safe fixes of one rule share a description; make it say which template it is"
+    shown = [(f.code, f.fix.description) for name in CASES
+             for f in ENGINE.check(source(name), "case.py")
+             if f.fix is not None and f.fix.applicability == "safe"]
+    # A description may name metavariables (`{Y}`), filled in with the matched code.
+    missing = [(code, d) for code, d in safe if not any(
+        c == code and re.fullmatch(re.sub(r"\\{\w+\\}", ".+?", re.escape(d)), text)
+        for c, text in shown)]
+    assert not missing, f"safe templates without a property case: {missing}"
+
+
+def test_partial_mask_needs_the_reshape():
+    """Why the templates line the mask up: a mask over the leading dimensions of a square
+    tensor broadcasts silently against the *last* dimension in a plain torch.where."""
+    x = torch.arange(9.0).reshape(3, 3)
+    m = torch.tensor([True, False, False])
+    naive = torch.where(m, x, torch.zeros_like(x)).sum()
+    assert naive != x[m].sum()
+    _, _, before, after = functions("torch.sum-mask")
+    same(before(x, m, 0.0), after(x, m, 0.0))
+
+
+def test_the_unsafe_max_differs_only_on_an_empty_selection():
+    """max/min ship as unsafe: with nothing selected the original raises, the fix does not."""
+    code = HEAD + "    return x[m].max()\n"
+    after = fix_source(code, "case.py", ENGINE, unsafe=True)
+    ns_before, ns_after = {}, {}
+    exec(code, ns_before)
+    exec(after, ns_after)
+    x = torch.tensor([[1.0, -2.0], [3.0, 4.0]])
+    for m in (torch.tensor([True, False]), torch.tensor([False, True])):
+        same(ns_before["f"](x, m, 0.0), ns_after["f"](x, m, 0.0))
+    none = torch.tensor([False, False])
+    with pytest.raises(RuntimeError):
+        ns_before["f"](x, none, 0.0)
+    assert ns_after["f"](x, none, 0.0).item() == -math.inf
