@@ -14,6 +14,7 @@ import builtins
 from . import kinds as K
 from .kinds import BOOL, HOST, NOT, PROBABLE, SHAPE, TENSOR, UNKNOWN
 from .scopes import Scopes, index_module
+from .summaries import LocalCalls
 from .tensor_api import TENSOR_NAMES
 
 _BUILTINS = frozenset(dir(builtins))
@@ -23,7 +24,7 @@ class Frame:
     """A function (or the module, a class body, a lambda) and what its names hold."""
 
     __slots__ = ("name", "qualname", "parent", "cls", "env", "node", "kind", "modelish", "role",
-                 "top")
+                 "top", "info", "tuples")
 
     def __init__(self, name, qualname, parent, cls=None, node=None, kind="function"):
         self.name, self.qualname, self.parent, self.cls = name, qualname, parent, cls
@@ -32,6 +33,8 @@ class Frame:
         self.modelish = False        # unannotated parameters are probably tensors
         self.role = "neutral"
         self.top = None              # scopes.FunctionInfo of the enclosing module-level function
+        self.info = None             # scopes.FunctionInfo of this function
+        self.tuples: dict = {}       # name -> kinds of the items of a tuple it holds
 
     def lookup(self, name: str) -> int:
         frame = self
@@ -61,6 +64,8 @@ class Analyzer:
         self.lines: list[str] = []
         self.truth: set[int] = set()
         self._kinds: dict[int, int] = {}
+        self._tuple_kinds: dict[int, tuple] = {}
+        self.calls = LocalCalls(self)
         self._special = {
             ast.FunctionDef: self._function, ast.AsyncFunctionDef: self._function,
             ast.Lambda: self._lambda, ast.ClassDef: self._class,
@@ -69,7 +74,7 @@ class Analyzer:
             ast.NamedExpr: self._namedexpr, ast.With: self._with, ast.AsyncWith: self._with,
             ast.ListComp: self._comp, ast.SetComp: self._comp, ast.GeneratorExp: self._comp,
             ast.DictComp: self._comp, ast.If: self._if, ast.Import: self._import,
-            ast.ImportFrom: self._import,
+            ast.ImportFrom: self._import, ast.Return: self._return,
         }
 
     # -- walking -------------------------------------------------------------------------
@@ -78,12 +83,22 @@ class Analyzer:
         self.scopes = index_module(tree, lines)
         self.imports, self.classes = self.scopes.imports, self.scopes.classes
         self.visit(tree)
+        for _ in range(2):                 # see summaries.py
+            todo = self.calls.to_revisit()
+            if not todo:
+                break
+            self._kinds.clear()
+            self._tuple_kinds.clear()
+            for info in todo:
+                self._walk_function(info, self.calls.parents[id(info)])
 
     def visit(self, node: ast.AST) -> None:
         t = type(node)
         self.stack.append(node)
         if t in _TRUTH_PARENTS:
             self._mark_truth(node, t)
+        elif t is ast.Call:
+            self.calls.note_call(node)
         hook = self.hooks.get(t)
         if hook is not None:
             hook(node)
@@ -217,12 +232,39 @@ class Analyzer:
         self.visit_all([d for d in args.defaults + args.kw_defaults if d is not None])
         self.frame.env[node.name] = NOT
         info = self.scopes.functions[id(node)]
-        frame = Frame(node.name, info.qualname, self.frame, cls=info.cls, node=node)
-        frame.role, frame.modelish, frame.top = info.role, info.modelish, info.top
-        if frame.role in self.skip_roles:
+        if info.role in self.skip_roles:
             return
-        self._bind_params(frame, args, is_method=info.cls is not None)
+        self.calls.parents[id(info)] = self.frame
+        self._walk_function(info, self.frame)
+
+    def _walk_function(self, info, parent: Frame) -> None:
+        node = info.node
+        frame = Frame(node.name, info.qualname, parent, cls=info.cls, node=node)
+        frame.role, frame.modelish, frame.top, frame.info = info.role, info.modelish, info.top, info
+        self._bind_params(frame, node.args, is_method=info.cls is not None)
+        self.calls.params[id(info)] = dict(frame.env)
+        self.calls.infos[id(info)] = info
+        frame.env.update(self.calls.overrides.get(id(info), ()))
+        self.calls.returns[id(info)] = []
+        # A second walk starts after the module's: its ancestors are just the function.
+        revisit = not self.stack or self.stack[-1] is not node
+        if revisit:
+            outer_stack, self.stack = self.stack, [node]
         self._in_frame(frame, node.body)
+        if revisit:
+            self.stack = outer_stack
+        self.calls.done.add(id(info))
+
+    def frame_info(self):
+        frame = self.frame
+        while frame is not None and frame.info is None:
+            frame = frame.parent
+        return frame.info if frame is not None else None
+
+    def _return(self, node: ast.Return) -> None:
+        if node.value is not None:
+            self.child(node.value)
+        self.calls.note_return(node.value)
 
     def _lambda(self, node: ast.Lambda) -> None:
         args = node.args
@@ -281,8 +323,13 @@ class Analyzer:
     # -- kinds ------------------------------------------------------------------------
     def bind(self, target: ast.AST, k: int, value: ast.AST | None = None) -> None:
         t = type(target)
+        tuple_kinds = self._tuple_kinds.get(id(value)) if value is not None else None
         if t is ast.Name:
             self.frame.env[target.id] = k
+            if tuple_kinds is not None:
+                self.frame.tuples[target.id] = tuple_kinds
+            else:
+                self.frame.tuples.pop(target.id, None)
         elif t is ast.Attribute:
             if type(target.value) is ast.Name:
                 self.frame.env[target.value.id + "." + target.attr] = k
@@ -291,23 +338,30 @@ class Analyzer:
             if type(value) in (ast.Tuple, ast.List) and len(value.elts) == len(elts):
                 for e, v in zip(elts, value.elts):
                     self.bind(e, self.kind(v), v)
+            elif tuple_kinds is not None and len(tuple_kinds) == len(elts):
+                for e, item in zip(elts, tuple_kinds):
+                    self.bind(e, item, None)
             else:
                 item = _unpacked(k)
                 for e in elts:
                     self.bind(e, UNKNOWN if type(e) is ast.Starred else item, None)
 
     def bind_iteration(self, target: ast.AST, it: ast.AST) -> None:
-        """Bind a loop target; `enumerate` and `zip` are unpacked item by item."""
-        if type(it) is ast.Call and type(it.func) is ast.Name and type(target) is ast.Tuple \
+        """Bind a loop target; `enumerate` and `zip` (nested too) are unpacked item by item."""
+        if type(it) is ast.Call and type(it.func) is ast.Name and type(target) in (ast.Tuple, ast.List) \
                 and it.func.id in ("zip", "enumerate") and it.args:
             if it.func.id == "enumerate" and len(target.elts) == 2:
                 self.bind(target.elts[0], NOT, None)
-                self.bind(target.elts[1], _unpacked(self.kind(it.args[0])), None)
+                self.bind_iteration(target.elts[1], it.args[0])
                 return
             if it.func.id == "zip" and len(target.elts) == len(it.args):
                 for e, a in zip(target.elts, it.args):
-                    self.bind(e, _unpacked(self.kind(a)), None)
+                    self.bind_iteration(e, a)
                 return
+        if type(target) is ast.Name and type(it) is ast.Call and type(it.func) is ast.Name \
+                and it.func.id in ("zip", "enumerate"):
+            self.bind(target, NOT, None)          # a tuple
+            return
         self.bind(target, _unpacked(self.kind(it)), None)
 
     def kind(self, node: ast.AST) -> int:
@@ -330,6 +384,10 @@ class Analyzer:
         if t is ast.Attribute:
             return self._attr_kind(node)
         if t is ast.Subscript:
+            items = self._items_of(node.value)
+            if items is not None and type(node.slice) is ast.Constant and \
+                    type(node.slice.value) is int and -len(items) <= node.slice.value < len(items):
+                return items[node.slice.value]
             base = self.kind(node.value)
             lv = K.level(base)
             if base & SHAPE:
@@ -372,6 +430,27 @@ class Analyzer:
             return NOT
         return UNKNOWN
 
+    def _items_of(self, node: ast.AST):
+        """Kinds of the items of a tuple returned by one of this file's functions, if known."""
+        if type(node) is ast.Name:
+            frame = self.frame
+            while frame is not None:
+                if node.id in frame.env:
+                    return frame.tuples.get(node.id)
+                frame = frame.parent
+            return None
+        if type(node) is ast.Call:
+            self.kind(node)
+            return self._tuple_kinds.get(id(node))
+        return None
+
+    def _local_result(self, node: ast.Call):
+        r = self.calls.result(node)
+        if type(r) is tuple:
+            self._tuple_kinds[id(node)] = r
+            return NOT
+        return r
+
     def _attr_kind(self, node: ast.Attribute) -> int:
         base_node = node.value
         if type(base_node) is ast.Name:
@@ -407,6 +486,9 @@ class Analyzer:
                 return NOT
             if type(func.value) is ast.Name and func.value.id in ("self",) and \
                     ("self." + func.attr) not in self.frame.env:
+                r = self._local_result(node)
+                if r is not None:
+                    return r
                 return PROBABLE if self.frame.modelish else UNKNOWN
             return self._method_kind(func.attr, self.kind(func.value), node)
         if type(func) is ast.Name:
@@ -428,6 +510,9 @@ class Analyzer:
                 return max((K.level(k) for k in ks), default=NOT) if ks else NOT
             if name in self.classes:
                 return NOT
+            r = self._local_result(node)
+            if r is not None:
+                return r
         return UNKNOWN
 
     def _torch_call_kind(self, name: str, node: ast.Call) -> int:
@@ -608,6 +693,9 @@ def _annotation_names(node, out: list) -> list:
 
 
 def _param_kind(arg: ast.arg, default: ast.AST | None, modelish: bool) -> int:
+    # A literal default other than None beats a claimed Tensor annotation (`x: Tensor = False`).
+    if default is not None and type(default) is ast.Constant and default.value is not None:
+        return NOT
     if arg.annotation is not None:
         k = annotation_kind(arg.annotation)
         if k != UNKNOWN:

@@ -28,10 +28,16 @@ _COLD_FUNC = re.compile(
     r"configure_optimizers|parse_args|download.*|benchmark.*|profile.*|post_?process.*)$",
     re.IGNORECASE,
 )
+# Classes whose methods never run inside a model: by name for preprocessing and tests, and
+# by base class for data loading and training infrastructure (a class merely *named*
+# "...Sampler" may well be called from forward, like torchvision's box samplers).
 _COLD_CLASS = re.compile(
-    r"^Test|Tests?$|Dataset$|DataModule|Trainer$|Callback$|Sampler$|Collator$|Tokenizer|"
-    r"Config$|Args$|Arguments$|Logger$|Metric(s)?$|FeatureExtractor$|ImageProcessor|"
-    r"^(?!.*(Attn|Attention)).*Processor(Fast)?$",
+    r"^Test|Tests$|Tokenizer|FeatureExtractor$|ImageProcessor|"
+    r"^(?!.*(Attn|Attention)).*Processor(Fast)?$|Config$|Args$|Arguments$",
+)
+_COLD_BASE = re.compile(
+    r"(^|\.)(Dataset|IterableDataset|Sampler|BatchSampler|DataLoader|TestCase|"
+    r"LightningDataModule|DataModule|Trainer|TrainerCallback|Callback|PretrainedConfig)$"
 )
 _MODULE_BASE = re.compile(
     r"(^|\.)(Module|Sequential|ModuleList|ModuleDict)$|(Model|Module|Layer|Block|Net|Network|"
@@ -76,6 +82,7 @@ class Scopes:
         self.functions: dict[int, FunctionInfo] = {}     # by id() of the def node
         self.main_guards: set[int] = set()
         self.order: list[FunctionInfo] = []                 # definition order
+        self.module_functions: dict[str, list[FunctionInfo]] = {}
 
     def qualname(self, node: ast.AST) -> str | None:
         """Dotted name of a Name/Attribute chain with its first part resolved by imports."""
@@ -95,6 +102,9 @@ def index_module(tree: ast.Module, lines: list[str]) -> Scopes:
     _scan(tree.body, scopes, order, None, None, "", True)
     _assign_roles(scopes, order, lines)
     scopes.order = order
+    for f in order:
+        if f.parent is None and f.cls is None:
+            scopes.module_functions.setdefault(f.name, []).append(f)
     return scopes
 
 
@@ -185,8 +195,8 @@ def _scan(body, scopes: Scopes, order, func, cls, prefix, top) -> None:
             known = scopes.classes
             is_module = any(_MODULE_BASE.search(b) or (b in known and known[b].is_module)
                             for b in bases)
-            cold = bool(_COLD_CLASS.search(node.name)) or any(b in known and known[b].cold
-                                                              for b in bases)
+            cold = bool(_COLD_CLASS.search(node.name)) or any(
+                _COLD_BASE.search(b) or (b in known and known[b].cold) for b in bases)
             info = ClassInfo(node.name, is_module, cold)
             known[node.name] = info
             _scan(node.body, scopes, order, func, info, prefix + node.name + ".", False)

@@ -3,6 +3,7 @@
 Generated from torch 2.14.1 with
 `python -c "import torch; print(sorted(n for n in dir(torch.Tensor) if not n.startswith('_')))"`
 so the analyzer can tell a tensor method from another object's method without importing torch.
+(`index` is left out: list and str have it too, and it is not a public tensor API.)
 tests/test_kinds.py checks it against the installed torch.
 """
 TENSOR_NAMES = frozenset("""
@@ -26,7 +27,7 @@ exponential_ fill_ fill_diagonal_ fix fix_ flatten flip fliplr flipud float floa
 float_power_ floor floor_ floor_divide floor_divide_ fmax fmin fmod fmod_ frac frac_ frexp
 gather gcd gcd_ ge ge_ geometric_ geqrf ger get_device grad grad_dtype grad_fn greater greater_
 greater_equal greater_equal_ gt gt_ half hardshrink hash_tensor heaviside heaviside_ histc
-histogram hsplit hypot hypot_ i0 i0_ igamma igamma_ igammac igammac_ imag index index_add
+histogram hsplit hypot hypot_ i0 i0_ igamma igamma_ igammac igammac_ imag index_add
 index_add_ index_copy index_copy_ index_fill index_fill_ index_put index_put_ index_reduce
 index_reduce_ index_select indices inner int int_repr inverse ipu is_coalesced is_complex
 is_conj is_contiguous is_cpu is_cuda is_distributed is_floating_point is_inference is_ipu
