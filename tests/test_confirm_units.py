@@ -329,3 +329,12 @@ def test_dynlint_confirm_is_callable_as_a_module():
     result = dynlint.confirm(torch.nn.Linear(2, 2), [torch.rand(1, 2)], findings=[], steps=1)
     assert result.steps == 1 and result.exit_code == 0
     assert dynlint.confirm.run_confirm is not None and dynlint.confirm.ConfirmResult is type(result)
+
+
+def test_the_callers_random_state_survives_a_run():
+    torch.manual_seed(123)
+    expected = torch.rand(3)
+    torch.manual_seed(123)
+    run_confirm(Parent(), [torch.linspace(0, 1, 64)], findings=[{"path": HERE, "line": lineno_of(Child.forward, 1),
+                                                                 "scope": "Child.forward"}])
+    assert torch.equal(torch.rand(3), expected)

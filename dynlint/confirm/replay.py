@@ -10,7 +10,6 @@ Three passes through a fresh graph cache:
 """
 from __future__ import annotations
 
-import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,7 +43,9 @@ class ModuleReplay:
 
     @property
     def data_dependent(self) -> bool:
-        return bool(self.seen_shape_compiles.get("perturbed") or self.seen_shape_compiles.get("as-captured-again"))
+        """A compile for input shapes already in the cache, in any pass: captures of different
+        steps, the same capture again, or perturbed values -- the data changed the graph."""
+        return any(self.seen_shape_compiles.values())
 
     @property
     def nondeterministic(self) -> bool:
@@ -98,12 +99,3 @@ def generic_replay(backend, module: torch.nn.Module, name: str, captures: list[C
             if label == "as-captured":
                 result.rows.extend(new)
     return result
-
-
-def format_exception_tail(exc: BaseException) -> str:
-    """The innermost frame of an exception, as 'file:line in func'."""
-    tb = traceback.extract_tb(exc.__traceback__)
-    if not tb:
-        return ""
-    last = tb[-1]
-    return f"{last.filename}:{last.lineno} in {last.name}"

@@ -77,14 +77,16 @@ def _pick_replays(static: list[StaticFinding], covered: dict, rows: list[CallRec
 
 def _replay(backend, names: list[str], modules: dict, captured: dict, observer, seed: int) -> list[ModuleReplay]:
     generator = torch.Generator().manual_seed(seed)
-    replays = []
-    for name in names:
-        module, captures = modules[name], captured[name]
-        result = backend.replay(module, name, captures, observer, generator, seed)
-        if result is None:
-            result = generic_replay(backend, module, name, captures, observer, generator, seed)
-        replays.append(result)
-    return replays
+    with torch.random.fork_rng(devices=[]):  # replays reseed torch; the caller's RNG state survives
+        return [_replay_one(backend, name, modules[name], captured[name], observer, generator, seed)
+                for name in names]
+
+
+def _replay_one(backend, name, module, captures, observer, generator, seed) -> ModuleReplay:
+    result = backend.replay(module, name, captures, observer, generator, seed)
+    if result is None:
+        result = generic_replay(backend, module, name, captures, observer, generator, seed)
+    return result
 
 
 def _table(backend, tracker: Tracker, replays: list[ModuleReplay]) -> tuple[list[CallRecord], dict]:
