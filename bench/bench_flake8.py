@@ -12,7 +12,7 @@ pyflakes, mccabe, plugins) whatever --select says; --select only filters what is
 differ only by the plugin's work (under the baseline selection the plugin drops every rule and
 returns at once). Prints wall and CPU time (CPU of the flake8 processes, steadier on a busy
 machine), the overhead in percent, and the target (<= 25 %). The runs alternate and the best of
-`--repeat` is kept. --parity also runs `dynlint check` and compares the findings.
+`--repeat` is kept. --parity also runs `dynlint check --no-cross-file` and compares the findings.
 """
 from __future__ import annotations
 
@@ -47,8 +47,9 @@ def _flake8(tree, select, jobs, cwd):
 
 
 def _parity(tree, rows, cwd):
-    proc = subprocess.run([sys.executable, "-m", "dynlint", "check", "--no-cache", "--format",
-                           "json", tree], cwd=cwd, capture_output=True, text=True)
+    # flake8 shows a plugin one file at a time: compare with the CLI's per-file mode.
+    proc = subprocess.run([sys.executable, "-m", "dynlint", "check", "--no-cache", "--no-cross-file",
+                           "--format", "json", tree], cwd=cwd, capture_output=True, text=True)
     cli = {(os.path.normpath(os.path.join(cwd, f["path"])), f["line"], f["column"], f["code"],
             f["message"]) for f in json.loads(proc.stdout) if not f["code"].startswith("DYN90")}
     plugin = {(os.path.normpath(os.path.join(cwd, p)), int(r), int(c), code, text)
