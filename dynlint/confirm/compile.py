@@ -10,6 +10,8 @@ flagged module (compiled on its own) in step order.
 from __future__ import annotations
 
 import logging
+import os
+import re
 from contextlib import contextmanager
 
 import torch
@@ -39,10 +41,15 @@ class _Collect(logging.Handler):
         self.messages.append(f"{kind}: {_first_lines(text)}")
 
 
+_SITE = re.compile(r"[^\s'\"]*[/\\\\]site-packages[/\\\\]")
+
+
 def _first_lines(text: str) -> str:
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     keep = [ln for ln in lines if not ln.startswith(("For more details", "Hint:", "Developer debug"))]
-    return " | ".join(keep[:4])
+    # Paths as the rest of the report shows them: installed packages from their import root.
+    text = " | ".join(keep[:4]).replace(os.getcwd() + os.sep, "")
+    return _SITE.sub("", text)
 
 
 @contextmanager
