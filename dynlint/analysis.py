@@ -12,7 +12,7 @@ import ast
 import builtins
 
 from . import kinds as K
-from .kinds import BOOL, HOST, NOT, PROBABLE, SHAPE, TENSOR, UNKNOWN
+from .kinds import BOOL, HOLDS, HOST, NOT, PROBABLE, ROW, SCALAR, SHAPE, TENSOR, UNKNOWN
 from .scopes import Scopes, index_module
 from .summaries import LocalCalls
 from .tensor_api import TENSOR_NAMES
@@ -51,9 +51,11 @@ class Frame:
 class Analyzer:
     """Walks a module once, calling `hooks[type(node)](node)` before a node's children."""
 
-    def __init__(self, hooks=None, truth_hook=None, skip_roles=frozenset()):
+    def __init__(self, hooks=None, position_hooks=None, skip_roles=frozenset()):
         self.hooks: dict = hooks or {}       # node type -> callback, before the children
-        self.truth_hook = truth_hook         # called for expressions used as conditions
+        # Expressions in a position (`truth_test`: used as a condition; `formatted`: in an
+        # f-string) -> callback; `positions` maps a node's id to its position.
+        self.position_hooks: dict = position_hooks or {}
         self.skip_roles = skip_roles         # function roles whose bodies need no walk
         self.scopes = Scopes()
         self.imports = self.scopes.imports
@@ -62,7 +64,7 @@ class Analyzer:
         self.frame = self.module
         self.stack: list[ast.AST] = []      # ancestors (names, constants, attributes, keywords are not pushed)
         self.lines: list[str] = []
-        self.truth: set[int] = set()
+        self.positions: dict[int, str] = {}
         self._kinds: dict[int, int] = {}
         self._tuple_kinds: dict[int, tuple] = {}
         self.calls = LocalCalls(self)
@@ -99,12 +101,14 @@ class Analyzer:
             self._mark_truth(node, t)
         elif t is ast.Call:
             self.calls.note_call(node)
+        elif t is ast.FormattedValue:
+            self.positions[id(node.value)] = "formatted"
         hook = self.hooks.get(t)
         if hook is not None:
             hook(node)
         # An `and`/`or` chain is never converted as a whole: its operands are, one by one.
-        if self.truth_hook is not None and id(node) in self.truth and t is not ast.BoolOp:
-            self.truth_hook(node)
+        if self.position_hooks and t is not ast.BoolOp:
+            self._positioned(node)
         special = self._special.get(t)
         if special is not None:
             special(node)
@@ -115,7 +119,8 @@ class Analyzer:
     def generic(self, node: ast.AST) -> None:
         # Inlined child handling: names, constants, keywords and attribute chains are most of
         # a tree and need no full visit of their own.
-        truth, truth_hook, visit = self.truth, self.truth_hook, self.visit
+        positioned = self._positioned if self.position_hooks else None
+        visit = self.visit
         fast_attr = ast.Attribute not in self.hooks
         for field in _FIELDS[type(node)]:
             v = getattr(node, field)
@@ -125,11 +130,11 @@ class Analyzer:
                 while True:
                     t = type(x)
                     if t is ast.Name:
-                        if truth_hook is not None and id(x) in truth:
-                            truth_hook(x)
+                        if positioned is not None:
+                            positioned(x)
                     elif t is ast.Attribute and fast_attr:
-                        if truth_hook is not None and id(x) in truth:
-                            truth_hook(x)
+                        if positioned is not None:
+                            positioned(x)
                         x = x.value
                         continue
                     elif t is ast.keyword:
@@ -142,10 +147,17 @@ class Analyzer:
     def child(self, x) -> None:
         t = type(x)
         if t is ast.Name:
-            if self.truth_hook is not None and id(x) in self.truth:
-                self.truth_hook(x)
+            if self.position_hooks:
+                self._positioned(x)
         elif t is not ast.Constant and x is not None:
             self.visit(x)
+
+    def _positioned(self, node) -> None:
+        position = self.positions.get(id(node))
+        if position is not None:
+            hook = self.position_hooks.get(position)
+            if hook is not None:
+                hook(node)
 
     def visit_all(self, nodes) -> None:
         for n in nodes:
@@ -206,7 +218,7 @@ class Analyzer:
             self.child(gen.iter)
             self.bind_iteration(gen.target, gen.iter)
             for cond in gen.ifs:
-                self.truth.add(id(cond))
+                self.positions[id(cond)] = "truth_test"
                 self.child(cond)
         if type(node) is ast.DictComp:
             self.child(node.key)
@@ -305,17 +317,17 @@ class Analyzer:
 
     # -- references, for reachability ----------------------------------------------------
     def _mark_truth(self, node, t) -> None:
-        truth = self.truth
+        positions = self.positions
         if t is ast.If or t is ast.While or t is ast.IfExp or t is ast.Assert:
-            truth.add(id(node.test))
+            positions[id(node.test)] = "truth_test"
         elif t is ast.BoolOp:
             values = node.values
             for v in values[:-1]:
-                truth.add(id(v))
-            if id(node) in truth:
-                truth.add(id(values[-1]))
+                positions[id(v)] = "truth_test"
+            if positions.get(id(node)) == "truth_test":
+                positions[id(values[-1])] = "truth_test"
         elif type(node.op) is ast.Not:
-            truth.add(id(node.operand))
+            positions[id(node.operand)] = "truth_test"
 
     def qualname(self, node: ast.AST) -> str | None:
         return self.scopes.qualname(node)
@@ -362,7 +374,8 @@ class Analyzer:
                 and it.func.id in ("zip", "enumerate"):
             self.bind(target, NOT, None)          # a tuple
             return
-        self.bind(target, _unpacked(self.kind(it)), None)
+        item = _unpacked(self.kind(it))
+        self.bind(target, item | ROW if K.level(item) == TENSOR else item, None)
 
     def kind(self, node: ast.AST) -> int:
         key = id(node)
@@ -394,8 +407,10 @@ class Analyzer:
                 return NOT
             if base & HOST:
                 return NOT | HOST
+            if base & ROW and type(node.slice) is ast.Constant and type(node.slice.value) is int:
+                return (base & ~ROW) | SCALAR
             if lv >= PROBABLE:
-                return base & ~SHAPE
+                return base & ~(SHAPE | HOLDS)
             return UNKNOWN
         if t is ast.Compare:
             ops = node.ops
@@ -405,6 +420,10 @@ class Analyzer:
                 host = any(K.level(self.kind(c)) == TENSOR for c in node.comparators)
                 return NOT | (HOST if host else 0)
             operands = [node.left, *node.comparators]
+            if any(type(o) in (ast.List, ast.Tuple) and
+                   any(K.level(self.kind(e)) == TENSOR for e in o.elts) for o in operands):
+                # [a, b] == [c, t] compares item by item and reads each answer on the host.
+                return TENSOR | BOOL
             if any(_is_non_numeric_literal(o) for o in operands):
                 return NOT
             lv = max(K.level(self.kind(o)) for o in operands)
@@ -425,8 +444,9 @@ class Analyzer:
             return max(K.level(a), K.level(b)) | (a & b & BOOL)
         if t is ast.NamedExpr:
             return self.kind(node.value)
-        if t in (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp,
-                 ast.DictComp, ast.GeneratorExp):
+        if t is ast.List or t is ast.Tuple:
+            return NOT | (HOLDS if any(K.level(self.kind(e)) == TENSOR for e in node.elts) else 0)
+        if t in (ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp):
             return NOT
         return UNKNOWN
 
@@ -616,6 +636,8 @@ _SUBMODULES_BY_LENGTH = sorted(K.TORCH_SUBMODULES.items(), key=lambda kv: -len(k
 def _binop(a: int, b: int, op: ast.operator) -> int:
     la, lb = K.level(a), K.level(b)
     lv = max(la, lb)
+    if (a | b) & SCALAR and min(la, lb) == NOT:
+        return lv | SCALAR          # `idx + 1` is still a 0-d tensor
     if lv == NOT:
         return NOT | ((a | b) & HOST)
     if lv == UNKNOWN and ((a | b) & HOST):

@@ -47,7 +47,7 @@ class Engine:
         self._by_type: dict[type, list] = {}
         self._by_call: dict[str, list] = {}
         self._any_call: list = []
-        self._truth: list = []
+        self._positioned: dict[str, list] = {}
         gate: set[str] = set()
         self._ungated = False
         for rule in rules:
@@ -58,8 +58,8 @@ class Engine:
             for spec in rule.matches:
                 for pat in spec.patterns:
                     entry = (rule, spec, pat, spec.roles)
-                    if spec.position == "truth_test":
-                        self._truth.append(entry)
+                    if spec.position is not None:
+                        self._positioned.setdefault(spec.position, []).append(entry)
                     elif pat.root_type is ast.Call and pat.call_key is not None:
                         self._by_call.setdefault(pat.call_key, []).append(entry)
                     elif pat.root_type is ast.Call:
@@ -122,8 +122,7 @@ class Engine:
         analyzer.hooks = {t: typed(entries) for t, entries in self._by_type.items()}
         if by_call or any_call:
             analyzer.hooks[ast.Call] = on_call
-        if self._truth:
-            analyzer.truth_hook = typed(self._truth)
+        analyzer.position_hooks = {p: typed(e) for p, e in self._positioned.items()}
         analyzer.run(tree, lines)
         findings = self._finish([c for c in candidates if c.conditional is None], source, lines, path)
         if collect:

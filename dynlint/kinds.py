@@ -8,13 +8,15 @@ Kinds are small ints: the low two bits are a tensor-ness level, the rest are fla
 * TENSOR   certainly a tensor (a torch call, a tensor method, arithmetic on tensors)
 
 Flags: BOOL (bool dtype), HOST (a Python value computed from tensor *data*, e.g. `.item()`),
-SHAPE (a torch.Size or shape tuple: its items are plain ints).
+SHAPE (a torch.Size or shape tuple: its items are plain ints), ROW (an item of a loop over a
+tensor), SCALAR (a single element taken from such a row, `row[0]`: a 0-d tensor), HOLDS (a
+list or tuple literal with a tensor among its items).
 """
 from __future__ import annotations
 
 NOT, UNKNOWN, PROBABLE, TENSOR = 0, 1, 2, 3
 LEVEL = 3
-BOOL, HOST, SHAPE = 4, 8, 16
+BOOL, HOST, SHAPE, ROW, SCALAR, HOLDS = 4, 8, 16, 32, 64, 128
 
 
 def level(kind: int) -> int:

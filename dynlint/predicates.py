@@ -197,6 +197,61 @@ def _apply(ctx, name, node) -> bool:
     return bool(p.fn(ctx, node))
 
 
+@predicate()
+def tensor_element(ctx, node):
+    """A single element taken from a row of a loop over a tensor (`for row in t: row[0]`): a 0-d tensor, which Python reads back to an int when it is used as an index."""
+    return bool(ctx.kind(node) & K.SCALAR)
+
+
+@predicate()
+def holds_tensor(ctx, node):
+    """A tensor, or a list/tuple literal (or a name bound to one) with a tensor among its items."""
+    k = ctx.kind(node)
+    return (K.level(k) == TENSOR and not k & HOST) or bool(k & K.HOLDS)
+
+
+@predicate()
+def in_raise(ctx, node):
+    """Inside a `raise` statement: code that only runs on the error path."""
+    return any(type(a) is ast.Raise for a in ctx.analyzer.stack)
+
+
+@predicate()
+def fp16_only(ctx, node):
+    """Only reached when a tensor is float16: under `if x.dtype == torch.float16:` or after such a test earlier in the same `and` chain (fp16 overflow guards)."""
+    stack = ctx.analyzer.stack
+    child = node
+    for anc in reversed(stack):
+        t = type(anc)
+        if t is ast.BoolOp and type(anc.op) is ast.And:
+            for v in anc.values:
+                if v is child or _contains(v, node):
+                    break
+                if _is_fp16_test(ctx, v):
+                    return True
+        elif t is ast.If and child is not anc.test and not _contains(anc.test, node) \
+                and any(b is child for b in anc.body) and _is_fp16_test(ctx, anc.test):
+            return True
+        child = anc
+    return False
+
+
+def _contains(tree, node) -> bool:
+    return any(n is node for n in ast.walk(tree))
+
+
+def _is_fp16_test(ctx, test) -> bool:
+    if type(test) is ast.BoolOp and type(test.op) is ast.And:
+        return any(_is_fp16_test(ctx, v) for v in test.values)
+    if type(test) is not ast.Compare or len(test.ops) != 1 or \
+            type(test.ops[0]) not in (ast.Eq, ast.Is):
+        return False
+    sides = (test.left, test.comparators[0])
+    has_dtype = any(type(x) is ast.Attribute and x.attr == "dtype" for x in sides)
+    names = {ctx.analyzer.qualname(x) for x in sides if type(x) in (ast.Attribute, ast.Name)}
+    return has_dtype and bool(names & {"torch.float16", "torch.half"})
+
+
 # -- where the code runs (roles come from the scopes pre-pass) --------------------------------------------
 @predicate()
 def in_model_code(ctx, node):
@@ -309,7 +364,31 @@ def _elementwise_of(ctx, node, base) -> bool:
 
 
 def _same_or_of(ctx, node, base) -> bool:
-    return same_code(node, base) or _elementwise_of(ctx, node, base)
+    """`node` is `base` or computed elementwise from it (`x.abs()`, `x * 2`, `x.float() - y`).
+    Broadcasting can only add dimensions, and `x[mask]` works only if the mask has none
+    beyond x's, so a mask built from such a value has exactly x's shape."""
+    if same_code(node, base) or _elementwise_of(ctx, node, base):
+        return True
+    t = type(node)
+    if t is ast.UnaryOp and type(node.op) is not ast.Not:
+        return _same_or_of(ctx, node.operand, base)
+    if t is ast.BinOp and type(node.op) is not ast.MatMult:
+        return _same_or_of(ctx, node.left, base) or _same_or_of(ctx, node.right, base)
+    if t is ast.Call and not node.keywords:
+        f = node.func
+        if _torch_name(ctx, f) in _ELEMENTWISE:
+            return any(_same_or_of(ctx, a, base) for a in node.args)
+        if type(f) is ast.Attribute and f.attr in _ELEMENTWISE:
+            return _same_or_of(ctx, f.value, base) or \
+                any(_same_or_of(ctx, a, base) for a in node.args)
+    return False
+
+
+_ELEMENTWISE = frozenset("""
+abs neg negative float double half bfloat16 long int short bool detach clone sigmoid exp log
+log1p log2 sqrt rsqrt relu tanh sin cos floor ceil round trunc frac sign square add sub mul div
+true_divide floor_divide remainder fmod pow maximum minimum clamp clip nan_to_num
+""".split())
 
 
 # -- what happens to a name after the matched statements ---------------------------------------
