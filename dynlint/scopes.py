@@ -156,8 +156,10 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
             inside[f.node.lineno:f.node.end_lineno + 1] = b"\1" * (f.node.end_lineno - f.node.lineno + 1)
     outside = "\n".join(line for i, line in enumerate(lines, 1) if not inside[i])
     module_refs = set()
-    for name, attr in ref_re.findall(outside):
-        if name in local:
+    # Only names stored (registries), not names called at import time (`_check_version()`).
+    for m in ref_re.finditer(outside):
+        name = m.group(1)
+        if name in local and not outside[m.end():m.end() + 64].lstrip().startswith("("):
             module_refs.add(module + "." + name)
     if module_refs:
         exports["<module>"] = (False, frozenset(module_refs))
