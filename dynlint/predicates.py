@@ -237,7 +237,10 @@ def fp16_only(ctx, node):
 
 
 def _contains(tree, node) -> bool:
-    return any(n is node for n in ast.walk(tree))
+    """`node` lies within `tree`, by source position (cheaper than walking the tree)."""
+    start = (tree.lineno, tree.col_offset)
+    end = (tree.end_lineno, tree.end_col_offset)
+    return start <= (node.lineno, node.col_offset) and (node.end_lineno, node.end_col_offset) <= end
 
 
 def _is_fp16_test(ctx, test) -> bool:

@@ -51,6 +51,8 @@ _COMPILE_DECORATORS = frozenset({
     "torch.jit.script", "torch.jit.script_method", "torch.compile", "torch.fx.wrap",
     "torch.jit.trace", "torch.compiler.allow_in_graph",
 })
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+_DOTTED = re.compile(r"([A-Za-z_]\w*)\s*\.\s*([A-Za-z_]\w*)")
 _SELF_ATTR = re.compile(r"\b(?:self|cls|super\(\))\s*\.\s*([A-Za-z_]\w*)")
 
 
@@ -130,21 +132,21 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
     """
     aliases = {a: resolve_import(t, module, is_package) for a, t in scopes.imports.items()}
     local = {f.name for f in scopes.order if f.cls is None and f.parent is None}
-    names = sorted(set(aliases) | local, key=len, reverse=True)
-    if not names:
+    if not aliases and not local:
         return {}, frozenset()
-    ref_re = re.compile(r"\b(%s)\b(?:\s*\.\s*([A-Za-z_]\w*))?" % "|".join(map(re.escape, names)))
+    wanted = frozenset(aliases) | local
 
     def refs_of(f):
         text = "\n".join(lines[f.node.lineno - 1:f.node.end_lineno])
         out = set()
-        for name, attr in ref_re.findall(text):
+        for name in wanted.intersection(_IDENT.findall(text)):
             if name in aliases:
                 out.add(aliases[name])
-                if attr:
-                    out.add(aliases[name] + "." + attr)
             if name in local:
                 out.add(module + "." + name)
+        for name, attr in _DOTTED.findall(text):
+            if name in aliases:
+                out.add(aliases[name] + "." + attr)
         return out
 
     exports = {}
@@ -157,9 +159,8 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
     outside = "\n".join(line for i, line in enumerate(lines, 1) if not inside[i])
     module_refs = set()
     # Only names stored (registries), not names called at import time (`_check_version()`).
-    for m in ref_re.finditer(outside):
-        name = m.group(1)
-        if name in local and not outside[m.end():m.end() + 64].lstrip().startswith("("):
+    for name in local.intersection(_IDENT.findall(outside)):
+        if re.search(r"\b%s\b(?!\s*\()" % re.escape(name), outside):
             module_refs.add(module + "." + name)
     if module_refs:
         exports["<module>"] = (False, frozenset(module_refs))
@@ -233,9 +234,7 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
             module_funcs.setdefault(f.name, []).append(f)
         if f.cls is not None:
             methods.setdefault(f.name, []).append(f)
-    # Only names of module-level functions matter; one regex finds just those.
-    names_re = re.compile(r"\b(?:%s)\b" % "|".join(map(re.escape, module_funcs))) \
-        if module_funcs else None
+    names = frozenset(module_funcs)
     model: set[int] = set()
     todo = [f for f in order if _is_root(f, scopes)]
     while todo:
@@ -248,8 +247,8 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
         for attr in set(_SELF_ATTR.findall(text)):
             own = f.cls.methods.get(attr) if f.cls is not None else None
             todo.extend(own if own is not None else methods.get(attr, ()))
-        if names_re is not None:
-            for name in set(names_re.findall(text)):
+        if names:
+            for name in names.intersection(_IDENT.findall(text)):
                 todo.extend(module_funcs[name])
     for f in order:                 # parents come before their nested functions
         parent_role = f.parent.role if f.parent is not None else "neutral"
