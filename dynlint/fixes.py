@@ -6,7 +6,7 @@ Finding a fix (the first fix of the rule that applies wins, so rules list safe f
 
 * expression patterns are tried on the flagged node and its ancestors, nearest first, up to
   the enclosing statement; statement patterns (one or several statements) on the windows of
-  the enclosing block that contain the flagged statement;
+  statements that contain the flagged statement, in its block, then in each enclosing block;
 * the flagged node must be part of the pattern's own code, not inside an expression
   metavariable: a fix belongs to the finding it is about, never to a neighbour's;
 * the fix's `where`/`when` conditions must hold.
@@ -92,23 +92,24 @@ def _matches(pat: Pattern, chain, matcher):
         return
     if stmt_index is None:
         return
-    stmt = chain[stmt_index]
-    if pat.root is not None:
-        b = _match_statements([pat.root], [stmt], matcher)
-        if b is not None:
-            yield [stmt], b, _owner(stmt, chain[stmt_index + 1:]), None
-        return
-    owner = _owner(stmt, chain[stmt_index + 1:])
-    block = _block_of(owner, stmt)
-    if block is None:
-        return
-    i = next(k for k, s in enumerate(block) if s is stmt)
-    n = len(pat.sequence)
-    for start in range(max(0, i - n + 1), min(i, len(block) - n) + 1):
-        window = block[start:start + n]
-        b = _match_statements(pat.sequence, window, matcher)
-        if b is not None:
-            yield window, b, owner, None
+    pats = [pat.root] if pat.root is not None else pat.sequence
+    n = len(pats)
+    # The statement holding the flagged node, then each enclosing one: a section of a
+    # function body may hold the flagged op deep inside a `with` or a loop.
+    for k in range(stmt_index, len(chain)):
+        stmt = chain[k]
+        if not isinstance(stmt, ast.stmt):
+            continue
+        owner = _owner(stmt, chain[k + 1:])
+        block = _block_of(owner, stmt)
+        if block is None:
+            return
+        i = next(j for j, s in enumerate(block) if s is stmt)
+        for start in range(max(0, i - n + 1), min(i, len(block) - n) + 1):
+            window = block[start:start + n]
+            b = _match_statements(pats, window, matcher)
+            if b is not None:
+                yield window, b, owner, None
 
 
 def _match_statements(pats, stmts, matcher):

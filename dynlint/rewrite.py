@@ -339,7 +339,7 @@ def add_imports(text: str, imports) -> str:
     if lines[:at] and not lines[at - 1].endswith(("\n", "\r")):
         lines[at - 1] += newline
         head = cst.parse_module("".join(lines[:at]))
-    head = head.with_changes(body=[*head.body, *added])
+    head = head.with_changes(body=[*head.body, *added], has_trailing_newline=True)
     return head.code + "".join(lines[at:])
 
 

@@ -4,8 +4,10 @@ Each case below is a small function using a data-dependent op. It is rewritten b
 fixer (safe fixes only), and both versions run on the same inputs: float, integer and bool
 tensors, empty ones, all-false, all-true and random masks, masks over the leading dimensions
 only and masks that broadcast. Results must have the same type, dtype, shape and values
-(floats up to summation-order rounding). The only failure of the original tolerated is the
-one that happens for every input of a dtype: `mean` of an integer or bool tensor raises.
+(floats up to summation-order rounding). The only failure of the original tolerated is one
+that happens for every input of a dtype, a type error rather than a behaviour: `mean` of an
+integer or bool tensor raises (so does `a[m] = b[m]` when a and b differ in dtype, which the
+cases below therefore keep equal).
 
 `test_every_safe_template_is_covered` fails when a rule gains a safe fix without a case here:
 a template that is not shown equivalent must not ship as safe.
@@ -48,6 +50,11 @@ CASES = {
     "assign-then-sum-self-mask": ("y = x[x > t]\n    s = y.sum()\n    return s, y.count_nonzero()",
                                   "none"),
     "assign-then-sum-mask": ("y = x[m]\n    return torch.sum(y), y.any()", "leading"),
+    # Same dtypes: with different ones `a[m] = b[m]` raises for every input (index_put).
+    "masked-copy-self-mask": ("x = x.clone()\n    y = (x * 3).to(x.dtype)\n"
+                              "    x[x > t] = y[x > t]\n    return x", "none"),
+    "masked-copy-mask": ("x = x.clone()\n    y = (x * 3).flip(0).to(x.dtype)\n    x[m] = y[m]\n"
+                         "    return x", "leading"),
     "nonzero-counts": ("return len(torch.nonzero(x)), x.nonzero().shape[0], "
                        "torch.argwhere(x).size(0)", "none"),
     "where-counts": ("return len(torch.where(m)[0]), torch.where(m)[0].numel()", "free"),
