@@ -119,7 +119,8 @@ class Analyzer:
     def generic(self, node: ast.AST) -> None:
         # Inlined child handling: names, constants, keywords and attribute chains are most of
         # a tree and need no full visit of their own.
-        positioned = self._positioned if self.position_hooks else None
+        hooks_at = self.position_hooks
+        positions = self.positions if hooks_at else None
         visit = self.visit
         fast_attr = ast.Attribute not in self.hooks
         for field in _FIELDS[type(node)]:
@@ -130,11 +131,15 @@ class Analyzer:
                 while True:
                     t = type(x)
                     if t is ast.Name:
-                        if positioned is not None:
-                            positioned(x)
+                        if positions is not None:
+                            position = positions.get(id(x))
+                            if position is not None and position in hooks_at:
+                                hooks_at[position](x)
                     elif t is ast.Attribute and fast_attr:
-                        if positioned is not None:
-                            positioned(x)
+                        if positions is not None:
+                            position = positions.get(id(x))
+                            if position is not None and position in hooks_at:
+                                hooks_at[position](x)
                         x = x.value
                         continue
                     elif t is ast.keyword:

@@ -52,8 +52,8 @@ _COMPILE_DECORATORS = frozenset({
     "torch.jit.trace", "torch.compiler.allow_in_graph",
 })
 _IDENT = re.compile(r"[A-Za-z_]\w*")
-_DOTTED = re.compile(r"([A-Za-z_]\w*)\s*\.\s*([A-Za-z_]\w*)")
-_SELF_ATTR = re.compile(r"\b(?:self|cls|super\(\))\s*\.\s*([A-Za-z_]\w*)")
+_REF = re.compile(r"([A-Za-z_]\w*)(?:\s*\.\s*([A-Za-z_]\w*))?")
+_SUPER_ATTR = re.compile(r"super\(\)\s*\.\s*([A-Za-z_]\w*)")
 
 
 class ClassInfo:
@@ -65,7 +65,7 @@ class ClassInfo:
 
 
 class FunctionInfo:
-    __slots__ = ("name", "qualname", "cls", "parent", "node", "role", "modelish", "top")
+    __slots__ = ("name", "qualname", "cls", "parent", "node", "role", "modelish", "top", "_refs")
 
     def __init__(self, name, qualname, cls, parent, node):
         self.name, self.qualname, self.cls, self.parent, self.node = name, qualname, cls, parent, node
@@ -73,6 +73,20 @@ class FunctionInfo:
         self.modelish = False
         # The module-level function this one is (or is nested in); None inside classes.
         self.top = self if parent is None and cls is None else (parent.top if parent else None)
+        self._refs = None
+
+    def refs(self, lines):
+        """(names, self_attrs, dotted) mentioned in this function's text, read once."""
+        if self._refs is None:
+            node = self.node
+            text = "\n".join(lines[node.lineno - 1:node.end_lineno])
+            pairs = _REF.findall(text)
+            names = {n for n, _ in pairs}
+            attrs = {a for n, a in pairs if a and (n == "self" or n == "cls")}
+            if "super()" in text:
+                attrs.update(_SUPER_ATTR.findall(text))
+            self._refs = (names, attrs, pairs)
+        return self._refs
 
 
 class Scopes:
@@ -137,15 +151,15 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
     wanted = frozenset(aliases) | local
 
     def refs_of(f):
-        text = "\n".join(lines[f.node.lineno - 1:f.node.end_lineno])
+        names, _, pairs = f.refs(lines)
         out = set()
-        for name in wanted.intersection(_IDENT.findall(text)):
+        for name in wanted.intersection(names):
             if name in aliases:
                 out.add(aliases[name])
             if name in local:
                 out.add(module + "." + name)
-        for name, attr in _DOTTED.findall(text):
-            if name in aliases:
+        for name, attr in pairs:
+            if attr and name in aliases:
                 out.add(aliases[name] + "." + attr)
         return out
 
@@ -242,13 +256,12 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
         if id(f) in model:
             continue
         model.add(id(f))
-        node = f.node
-        text = "\n".join(lines[node.lineno - 1:node.end_lineno])
-        for attr in set(_SELF_ATTR.findall(text)):
+        names_here, attrs, _ = f.refs(lines)
+        for attr in attrs:
             own = f.cls.methods.get(attr) if f.cls is not None else None
             todo.extend(own if own is not None else methods.get(attr, ()))
         if names:
-            for name in names.intersection(_IDENT.findall(text)):
+            for name in names.intersection(names_here):
                 todo.extend(module_funcs[name])
     for f in order:                 # parents come before their nested functions
         parent_role = f.parent.role if f.parent is not None else "neutral"
