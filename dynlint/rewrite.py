@@ -44,8 +44,10 @@ def rewrite(text: str, fixes: list, tree=None):
     for first, last, members in regions:
         region = "".join(lines[first - 1:last])
         indent = region[:len(region) - len(region.lstrip(" \t"))]
-        # A nested region is parsed inside `if 1:`; columns stay those of the file.
-        wrapper = "if 1:\n" if indent else ""
+        # A nested region is parsed inside `if 1:`; columns stay those of the file. libcst
+        # takes the first line's ending as the one for new lines: give it the region's.
+        newline = re.search(r"\r\n|\r|\n", region)
+        wrapper = "if 1:" + (newline.group() if newline else "\n") if indent else ""
         module = cst.parse_module(wrapper + region)
         plan = _Plan(module, first - 1 - (1 if wrapper else 0))
         done = []

@@ -109,6 +109,17 @@ def test_crlf_bom_and_mode_are_kept(dynlint, write, tmp_path):
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o751
 
 
+def test_crlf_inserted_statements_and_imports(dynlint, write, tmp_path):
+    source = "from torch import nn\n\n\nclass Net(nn.Module):\n    def forward(self, x):\n" \
+             "        x = self.a(x)\n        x = x[x > 0]  # dynamic\n        return self.b(x)\n"
+    path = write("m.py", source.replace("\n", "\r\n").encode(), mode="wb")
+    dynlint("check", "--select", "DYN301", "--fix", "--apply-display-only", "--no-cache", "m.py",
+            cwd=tmp_path)
+    out = path.read_bytes()
+    assert out.count(b"mark_step()") == 3 and b"try:" in out
+    assert out.count(b"\n") == out.count(b"\r\n"), out      # every line still ends in CRLF
+
+
 def test_declared_encoding_is_kept(dynlint, write, tmp_path):
     source = "# -*- coding: latin-1 -*-\n# caf\xe9\n" + FIXABLE
     path = write("m.py", source.encode("latin-1"), mode="wb")

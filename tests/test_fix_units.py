@@ -77,7 +77,8 @@ def test_only_the_changed_node_is_edited():
                 )
         """
     fixed = _fix(code, "DYN101")
-    assert fixed == textwrap.dedent(code).replace("x[x > 0]  #", "torch.where(x > 0, x, torch.zeros_like(x))  #")
+    new = "torch.where(x > 0, x, torch.zeros_like(x))  #"
+    assert fixed == textwrap.dedent(code).replace("x[x > 0]  #", new)
 
 
 def test_assignment_targets_are_never_replaced():
@@ -194,3 +195,15 @@ def test_output_that_does_not_parse_is_never_produced():
     text, fixed, _, messages = fix_text("x = 1\n", "m.py", _BadEngine(_edit(1, 5, 1, 6, "1 +")))
     assert text == "x = 1\n" and fixed == 0
     assert any("skipped" in m for m in messages), messages
+
+
+def test_cross_file_findings_follow_their_lines():
+    """Findings only the whole-run check gives (another file's model code calls this code)
+    are kept for a fixed file, moved to where their line went."""
+    from dynlint.fix import _carried
+    old = "a = 1\nb = 2\nc = b.item()\n"
+    new = "import torch\na = 1\nb = 2\nc = b.item()\n"
+    local = Finding("m.py", 1, 1, 1, 2, "DYN101", "x", "x")
+    cross = Finding("m.py", 3, 5, 3, 13, "DYN201", "tensor-item", "item")
+    moved = _carried([local, cross], [local], old, new)
+    assert [(f.code, f.line, f.end_line) for f in moved] == [("DYN201", 4, 4)]
