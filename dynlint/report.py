@@ -116,20 +116,21 @@ def sarif(findings, rules) -> dict:
     }
 
 
+def _issues(n: int) -> str:
+    return f"{n} issue" if n == 1 else f"{n} issues"
+
+
 def summary(findings, fixed: int = 0, fixable_safe: int = 0, fixable_unsafe: int = 0) -> str:
     n = len(findings)
-    lines = []
-    if n == 0:
-        lines.append("All checks passed!" if not fixed else f"Found {fixed} issues ({fixed} fixed, 0 remaining).")
-    else:
-        noun = "issue" if n == 1 else "issues"
-        lines.append(f"Found {n} {noun}." if not fixed else
-                     f"Found {n + fixed} issues ({fixed} fixed, {n} remaining).")
-        if fixable_safe or fixable_unsafe:
-            hint = f"[*] {fixable_safe} fixable with `--fix`"
-            if fixable_unsafe:
-                hint += f" ({fixable_unsafe} more with `--unsafe-fixes`)"
-            lines.append(hint + ".")
+    if n == 0 and not fixed:
+        return "All checks passed!\n"
+    lines = [f"Found {_issues(n)}." if not fixed else
+             f"Found {_issues(n + fixed)} ({fixed} fixed, {n} remaining)."]
+    if n and (fixable_safe or fixable_unsafe):
+        hint = f"[*] {fixable_safe} fixable with `--fix`"
+        if fixable_unsafe:
+            hint += f" ({fixable_unsafe} more with `--unsafe-fixes`)"
+        lines.append(hint + ".")
     return "\n".join(lines) + "\n"
 
 
