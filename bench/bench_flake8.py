@@ -10,9 +10,9 @@ pyflakes, mccabe, plugins) whatever --select says; --select only filters what is
     plugin:    flake8 --select=E9,F63,F7,F82,DYN    (the same, plus dynlint's rules)
 
 differ only by the plugin's work (under the baseline selection the plugin drops every rule and
-returns at once). Prints wall and CPU time (CPU of the flake8 processes, steadier on a busy
-machine), the overhead in percent, and the target (<= 25 %). The runs alternate and the best of
-`--repeat` is kept. --parity also runs `dynlint check --no-cross-file` and compares the findings.
+returns at once). Prints wall and CPU time (of flake8 and its workers), the overhead in percent
+and the verdict against the target (<= 25 %), judged on CPU time, which other processes on the
+machine do not inflate. The runs alternate and the best of `--repeat` is kept. --parity also runs `dynlint check --no-cross-file` and compares the findings.
 """
 from __future__ import annotations
 
@@ -95,9 +95,11 @@ def main() -> int:
         print(f"{'plugin':10} {plug[0]:8.1f} {plug[1]:8.1f}  {len(plug[2])} ({n_dyn} DYN)")
         wall_pct = 100 * (plug[0] - base[0]) / base[0]
         cpu_pct = 100 * (plug[1] - base[1]) / base[1]
-        ok = wall_pct <= TARGET
-        print(f"plugin overhead: {wall_pct:+.1f} % wall, {cpu_pct:+.1f} % cpu "
-              f"(target <= {TARGET:.0f} %: {'met' if ok else 'MISSED'})")
+        # The verdict uses CPU time: on a machine shared with other work, wall time swings by
+        # more than the plugin costs; on an idle machine the two ratios agree.
+        ok = cpu_pct <= TARGET
+        print(f"plugin overhead: {cpu_pct:+.1f} % cpu, {wall_pct:+.1f} % wall "
+              f"(target <= {TARGET:.0f} % cpu: {'met' if ok else 'MISSED'})")
         if args.parity and not _parity(tree, plug[2], cwd):
             return 1
     return 0
