@@ -4,7 +4,7 @@ It analyses the tree flake8 already parsed (no second parse) with the same `Engi
 uses, so codes, lines and messages are the ones `dynlint check` prints; the column is handed
 to flake8 0-based, and flake8 prints it 1-based like dynlint does.
 
-Which rules run (see docs/integrations.md):
+Which rules run (see the README, "Integrations"):
   base set   `--dynlint-select`, else `select` in [tool.dynlint], else every rule marked
              `default: true`;
   plus       [tool.dynlint] extend-select, and default-off rules that flake8's
