@@ -46,17 +46,16 @@ class StaticFinding:
 
 
 def display_path(path: str) -> str:
-    """Relative to the working directory when inside it; installed packages from their import root."""
+    """Installed packages from their import root (even when the virtualenv sits inside the
+    working directory); other files relative to the working directory when inside it."""
+    for marker in (os.sep + "site-packages" + os.sep, os.sep + "dist-packages" + os.sep):
+        if marker in path:
+            return path.split(marker, 1)[1]
     try:
         rel = os.path.relpath(path)
     except ValueError:
         rel = ".."
-    if not rel.startswith(".."):
-        return rel
-    marker = os.sep + "site-packages" + os.sep
-    if marker in path:
-        return path.split(marker, 1)[1]
-    return path
+    return path if rel.startswith("..") else rel
 
 
 def convert(obj: Any) -> StaticFinding:
