@@ -94,13 +94,31 @@ class Analyzer:
             for info in todo:
                 self._walk_function(info, self.calls.parents[id(info)])
 
+    def release(self) -> None:
+        """Break the reference cycles (hooks, scopes) so that the tree is freed by reference
+        counting as soon as the caller drops it, not at the next cyclic collection."""
+        self.hooks, self.position_hooks = {}, {}
+        self.stack, self.positions = [], {}
+        self._kinds, self._tuple_kinds = {}, {}
+        self.calls = None
+        self.frame = self.module = None
+        for info in self.scopes.order:
+            info.node = info.parent = info.top = info.cls = info._refs = None
+        for cls in self.scopes.classes.values():
+            cls.methods = {}
+        self.scopes = Scopes()
+
     def visit(self, node: ast.AST) -> None:
         t = type(node)
         self.stack.append(node)
         if t in _TRUTH_PARENTS:
             self._mark_truth(node, t)
         elif t is ast.Call:
-            self.calls.note_call(node)
+            f = node.func
+            # Only calls that can reach this file's own functions feed the call summaries.
+            if (type(f) is ast.Name and f.id in self.scopes.module_functions) or \
+                    (type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id == "self"):
+                self.calls.note_call(node)
         elif t is ast.FormattedValue:
             self.positions[id(node.value)] = "formatted"
         hook = self.hooks.get(t)
@@ -108,7 +126,9 @@ class Analyzer:
             hook(node)
         # An `and`/`or` chain is never converted as a whole: its operands are, one by one.
         if self.position_hooks and t is not ast.BoolOp:
-            self._positioned(node)
+            position = self.positions.get(id(node))
+            if position is not None:
+                self._positioned(node)
         special = self._special.get(t)
         if special is not None:
             special(node)

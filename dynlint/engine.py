@@ -131,6 +131,8 @@ class Engine:
             pending = [c for c in candidates if c.conditional is not None]
             if pending:
                 facts.conditional = self._conditional(pending, source, lines, path)
+        candidates.clear()
+        analyzer.release()
         return findings, facts
 
     def _conditional(self, pending, source, lines, path):

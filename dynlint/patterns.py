@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 
 META_PREFIX = "__dl_"
+_META_LEN = len(META_PREFIX)
 _META_RE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 _SKIP_FIELDS = frozenset({"ctx", "type_comment", "kind"})
 
@@ -150,7 +151,8 @@ class Matcher:
 
     # -- internals -------------------------------------------------------------------
     def _node(self, p, t, binds) -> bool:
-        name = meta_name(p)
+        tp = type(p)
+        name = p.id[_META_LEN:] if tp is ast.Name and p.id.startswith(META_PREFIX) else None
         if name is not None:
             if isinstance(t, ast.stmt) and type(t) is not ast.Expr:
                 return False
@@ -163,7 +165,6 @@ class Matcher:
                 binds[name] = t
                 return True
             return same_code(bound, t)
-        tp = type(p)
         if tp is ast.Expr and type(t) is not ast.Expr:
             return False
         dotted = dotted_name(p) if tp in (ast.Name, ast.Attribute) else None

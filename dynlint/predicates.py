@@ -430,7 +430,7 @@ def _later_reads(ctx, name: str):
     unconditional re-assignment of `name` in a scanned block."""
     stmt = _last_statement(ctx)
     scope = ctx.frame.node if ctx.frame.node is not None else ctx.analyzer.stack[0]
-    if stmt is None or not _knowable(scope, name):
+    if stmt is None or not _knowable(ctx.analyzer, scope, name):
         return None
     reads: list = []
     current = stmt
@@ -450,17 +450,31 @@ def _later_reads(ctx, name: str):
     return reads
 
 
-def _knowable(scope, name: str) -> bool:
+def _knowable(analyzer, scope, name: str) -> bool:
+    blocked = _unknowable_names(analyzer, scope)
+    return blocked is not None and name not in blocked
+
+
+def _unknowable_names(analyzer, scope):
+    """Names of `scope` whose later reads cannot be listed (global/nonlocal, used by nested
+    functions); None when no name's can (`locals()`, `eval`...). One walk per scope, cached on
+    the analyzer: fix conditions ask for many names in the same function."""
+    cache = analyzer.__dict__.setdefault("_unknowable_cache", {})
+    key = id(scope)
+    if key in cache:
+        return cache[key]
+    blocked: set | None = set()
     for n in ast.walk(scope):
         t = type(n)
-        if t in (ast.Global, ast.Nonlocal) and name in n.names:
-            return False
-        if t in _NESTED_SCOPES and n is not scope and \
-                any(type(m) is ast.Name and m.id == name for m in ast.walk(n)):
-            return False
-        if t is ast.Call and type(n.func) is ast.Name and n.func.id in _SCOPE_BREAKERS:
-            return False
-    return True
+        if t in (ast.Global, ast.Nonlocal):
+            blocked.update(n.names)
+        elif t in _NESTED_SCOPES and n is not scope:
+            blocked.update(m.id for m in ast.walk(n) if type(m) is ast.Name)
+        elif t is ast.Call and type(n.func) is ast.Name and n.func.id in _SCOPE_BREAKERS:
+            blocked = None
+            break
+    cache[key] = blocked
+    return blocked
 
 
 def _after(owner, child):
