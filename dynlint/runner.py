@@ -143,6 +143,8 @@ def run_check(paths, settings, engine: Engine, use_cache=True, jobs=None, force_
         else:
             add(cached, display)
     displays = {path: display for path, display, _ in todo}
+    # Biggest files first, so that no worker is left alone with a huge file at the end.
+    todo.sort(key=_size, reverse=True)
     for path, stat, digest, result in _map(todo, jobs):
         if cache is not None and stat is not None:
             cache.store(path, stat, digest, result)
@@ -158,6 +160,13 @@ def run_check(paths, settings, engine: Engine, use_cache=True, jobs=None, force_
     return findings, len(files)
 
 
+def _size(job) -> int:
+    try:
+        return os.stat(job[0]).st_size
+    except OSError:
+        return 0
+
+
 def _map(todo, jobs):
     jobs = jobs or os.cpu_count() or 1
     if jobs <= 1 or len(todo) < PARALLEL_THRESHOLD:
@@ -167,7 +176,7 @@ def _map(todo, jobs):
     if sys.platform.startswith("linux"):
         import multiprocessing
         ctx = multiprocessing.get_context("fork")
-    chunk = max(1, min(32, len(todo) // (jobs * 8)))
+    chunk = max(1, min(8, len(todo) // (jobs * 16)))
     executor = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
                                    initargs=(None if ctx else _ENGINE, _MAX_BYTES))
     return _drain(executor, todo, chunk)
