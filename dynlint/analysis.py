@@ -568,7 +568,7 @@ class Analyzer:
                         return TENSOR | self._dtype_flag(name.rsplit(".", 1)[1], node)
                     return lv
             if name.startswith("Tensor."):
-                return self._method_kind(name[7:], TENSOR, node, receiver_in_args=True)
+                return self._method_kind(name[7:], TENSOR, node)
             return UNKNOWN
         if name in K.TORCH_HOST:
             return NOT | HOST
@@ -601,7 +601,7 @@ class Analyzer:
         q = self.qualname(node) if type(node) in (ast.Name, ast.Attribute) else None
         return q in K.BOOL_DTYPE_NAMES
 
-    def _method_kind(self, name: str, base: int, node: ast.Call, receiver_in_args=False) -> int:
+    def _method_kind(self, name: str, base: int, node: ast.Call) -> int:
         lv = K.level(base)
         if base & HOST:
             return NOT | HOST if name in K.HOST_METHODS or lv == NOT else UNKNOWN

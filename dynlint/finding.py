@@ -61,3 +61,13 @@ def file_diagnostic(kind, path: str, message: str, line: int = 1, column: int = 
     code, name = kind
     return Finding(path, max(line, 1), max(column, 1), max(line, 1), max(column, 1),
                    code, name, message, "error")
+
+
+def internal_error(exc: BaseException, path: str) -> Finding:
+    """DYN999 for a bug in dynlint while analysing one file: named, located, not a crash."""
+    import os
+    import traceback
+    where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+    at = f" at {os.path.basename(where.filename)}:{where.lineno}" if where else ""
+    return file_diagnostic(INTERNAL_ERROR, path,
+                           f"internal error ({type(exc).__name__}: {exc}){at}; please report it")

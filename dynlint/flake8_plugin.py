@@ -18,7 +18,6 @@ any plugin; the engine applies dynlint's `# noqa` and `# dynlint: noqa` as the C
 from __future__ import annotations
 
 import os
-import traceback
 
 from . import __version__
 
@@ -77,10 +76,9 @@ class Plugin:
         try:
             findings = engine.check(text, self.filename, tree=self.tree, gate=False)
         except Exception as exc:            # like the CLI: one file's bug is a DYN999, not a crash
-            where = traceback.extract_tb(exc.__traceback__)[-1]
-            yield (1, 0, f"DYN999 internal error ({type(exc).__name__}: {exc}) at "
-                         f"{os.path.basename(where.filename)}:{where.lineno}; please report it",
-                   type(self))
+            from .finding import internal_error
+            f = internal_error(exc, self.filename)
+            yield (f.line, f.column - 1, f"{f.code} {f.message}", type(self))
             return
         pfi = type(self)._per_file_ignores
         if pfi:

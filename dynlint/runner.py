@@ -9,7 +9,6 @@ import dataclasses
 import gc
 import os
 import sys
-import traceback
 from concurrent.futures import ProcessPoolExecutor
 
 from . import source
@@ -17,7 +16,7 @@ from .cache import Cache, content_hash
 from .config import per_file_ignored
 from .discover import discover, display_path
 from .engine import Engine
-from .finding import INTERNAL_ERROR, file_diagnostic
+from .finding import internal_error
 
 _ENGINE: Engine | None = None
 _MAX_BYTES = source.DEFAULT_MAX_BYTES
@@ -55,11 +54,7 @@ def analyse_source(engine: Engine, text: str, display: str, module=None):
     except source.SourceError as exc:
         return [exc.finding], None
     except Exception as exc:       # a bug in dynlint must not stop the run
-        where = traceback.extract_tb(exc.__traceback__)[-1]
-        return [file_diagnostic(INTERNAL_ERROR, display,
-                                f"internal error ({type(exc).__name__}: {exc}) at "
-                                f"{os.path.basename(where.filename)}:{where.lineno}; "
-                                f"please report it")], None
+        return [internal_error(exc, display)], None
 
 
 def _analyse_file(job):
