@@ -1,7 +1,7 @@
 """Findings are plain data: reporting, fixing, flake8 and confirm all read the same objects."""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
@@ -40,11 +40,6 @@ class Finding:
     def sort_key(self):
         return (self.path, self.line, self.column, self.code)
 
-    def to_json(self) -> dict:
-        d = asdict(self)
-        d.pop("scope")
-        d["scope"] = self.scope
-        return d
 
 
 # Diagnostics about files that could not be analysed, with their own codes.

@@ -139,16 +139,6 @@ class Matcher:
         binds: dict = {}
         return binds if self._node(pat.root, node, binds) else None
 
-    def match_sequence(self, pat: Pattern, stmts: list, start: int) -> dict | None:
-        binds: dict = {}
-        window = stmts[start:start + len(pat.sequence)]
-        if len(window) != len(pat.sequence):
-            return None
-        for p, t in zip(pat.sequence, window):
-            if not self._node(p, t, binds):
-                return None
-        return binds
-
     # -- internals -------------------------------------------------------------------
     def _node(self, p, t, binds) -> bool:
         tp = type(p)
