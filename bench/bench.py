@@ -35,7 +35,7 @@ def default_tree() -> str:
 
 
 def python_files(tree: str) -> list[str]:
-    from dynlint.discover import DEFAULT_EXCLUDE, discover
+    from dynlint.project.discover import DEFAULT_EXCLUDE, discover
     files, _ = discover([tree], DEFAULT_EXCLUDE, Path(tree))
     return files
 

@@ -183,7 +183,7 @@ def function_roles(text: str, lines: list[str]) -> dict[int, tuple[str, str]]:
     """Line -> (qualname, role) using dynlint's own scopes pre-pass (read only)."""
     sys.path.insert(0, REPO)
     try:
-        from dynlint.scopes import index_module
+        from dynlint.analysis.scopes import index_module
     except Exception:
         return {}
     try:

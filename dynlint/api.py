@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .config import Settings, load_settings, select_rules
-from .engine import Engine
+from .project.config import Settings, load_settings, select_rules
+from .engine.match import Engine
 from .finding import Finding
-from .rules import load_rules
+from .engine.rules import load_rules
 from .runner import analyse_source, run_check
 
 

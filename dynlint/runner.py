@@ -11,11 +11,11 @@ import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
-from . import source
-from .cache import Cache, content_hash
-from .config import per_file_ignored
-from .discover import discover, display_path
-from .engine import Engine
+from .project import source
+from .project.cache import Cache, content_hash
+from .project.config import per_file_ignored
+from .project.discover import discover, display_path
+from .engine.match import Engine
 from .finding import internal_error
 
 _ENGINE: Engine | None = None

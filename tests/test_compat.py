@@ -13,7 +13,7 @@ def test_sources_parse_as_python_310():
 
 
 def test_static_analyzer_never_imports_torch():
-    code = ("import sys, dynlint.cli, dynlint.api, dynlint.flake8_plugin\n"
+    code = ("import sys, dynlint.integrations.cli, dynlint.api, dynlint.integrations.flake8_plugin\n"
             "from dynlint.api import check_source\n"
             "check_source('import torch\\nx = torch.nonzero(y)\\n')\n"
             "bad = [m for m in ('torch', 'libcst', 'numpy') if m in sys.modules]\n"

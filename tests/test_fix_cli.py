@@ -190,7 +190,7 @@ def _run_patched(tmp_path, patch, *args):
     """The CLI in a subprocess with some of its internals replaced first."""
     import subprocess
     script = textwrap.dedent(patch) + textwrap.dedent(f"""
-        from dynlint.cli import main
+        from dynlint.integrations.cli import main
         sys.exit(main({list(args)!r}))
         """)
     return subprocess.run([sys.executable, "-c", "import sys\n" + script], cwd=tmp_path,
@@ -200,7 +200,7 @@ def _run_patched(tmp_path, patch, *args):
 def test_file_changed_on_disk_is_not_overwritten(write, tmp_path):
     path = write("m.py", FIXABLE)
     r = _run_patched(tmp_path, """
-        import dynlint.fix as fix
+        import dynlint.fix.apply as fix
         read = fix._read
         def edited_meanwhile(path):
             data = read(path)

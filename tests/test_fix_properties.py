@@ -25,9 +25,9 @@ torch = pytest.importorskip("torch")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from dynlint.engine import Engine  # noqa: E402
-from dynlint.fix import fix_source  # noqa: E402
-from dynlint.rules import load_rules  # noqa: E402
+from dynlint.engine.match import Engine  # noqa: E402
+from dynlint.fix.apply import fix_source  # noqa: E402
+from dynlint.engine.rules import load_rules  # noqa: E402
 
 RULES = load_rules()
 ENGINE = Engine(RULES)

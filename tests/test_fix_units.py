@@ -8,12 +8,12 @@ import pytest
 
 os.environ.setdefault("DYNLINT_DEBUG_FIXES", "1")
 
-from dynlint.engine import Engine  # noqa: E402
+from dynlint.engine.match import Engine  # noqa: E402
 from dynlint.finding import Edit, Finding, Fix  # noqa: E402
-from dynlint.fix import choose, fix_source, fix_text  # noqa: E402
-from dynlint.fixes import needs_parens  # noqa: E402
-from dynlint.rewrite import add_imports, rewrite  # noqa: E402
-from dynlint.rules import load_rules  # noqa: E402
+from dynlint.fix.apply import choose, fix_source, fix_text  # noqa: E402
+from dynlint.fix.suggest import needs_parens  # noqa: E402
+from dynlint.fix.splice import add_imports, rewrite  # noqa: E402
+from dynlint.engine.rules import load_rules  # noqa: E402
 
 RULES = {r.code: r for r in load_rules()}
 
@@ -200,7 +200,7 @@ def test_output_that_does_not_parse_is_never_produced():
 def test_cross_file_findings_follow_their_lines():
     """Findings only the whole-run check gives (another file's model code calls this code)
     are kept for a fixed file, moved to where their line went."""
-    from dynlint.fix import _carried
+    from dynlint.fix.apply import _carried
     old = "a = 1\nb = 2\nc = b.item()\n"
     new = "import torch\na = 1\nb = 2\nc = b.item()\n"
     local = Finding("m.py", 1, 1, 1, 2, "DYN101", "x", "x")

@@ -326,13 +326,13 @@ def test_broken_configuration_is_a_clear_flake8_error(tmp_path, files, args, exp
 
 # -- in-process: the plugin's own contract -----------------------------------------------------
 def _plugin_findings(source: str, filename="m.py"):
-    from dynlint.flake8_plugin import Plugin
+    from dynlint.integrations.flake8_plugin import Plugin
     lines = source.splitlines(keepends=True)
     return list(Plugin(ast.parse(source), lines, filename).run())
 
 
 def test_plugin_uses_flake8s_tree_without_parsing_again(monkeypatch):
-    from dynlint.flake8_plugin import Plugin, _build
+    from dynlint.integrations.flake8_plugin import Plugin, _build
     monkeypatch.setattr(Plugin, "_engine", _build((), None, (), ()))   # rule patterns are parsed
     tree = compile(MODEL, "m.py", "exec", ast.PyCF_ONLY_AST)
     parses = []
@@ -351,7 +351,7 @@ def test_plugin_uses_flake8s_tree_without_parsing_again(monkeypatch):
 def test_engine_is_built_once_per_configuration(monkeypatch, tmp_path):
     from flake8.options.parse_args import parse_args
 
-    from dynlint.flake8_plugin import Plugin
+    from dynlint.integrations.flake8_plugin import Plugin
     monkeypatch.setattr(Plugin, "_engine", None)
     monkeypatch.chdir(tmp_path)
     parse_args(["--select=DYN", "x.py"])
@@ -365,7 +365,7 @@ def test_engine_is_built_once_per_configuration(monkeypatch, tmp_path):
 
 
 def test_an_engine_crash_is_a_dyn999_finding_not_a_flake8_crash(monkeypatch):
-    from dynlint.flake8_plugin import Plugin
+    from dynlint.integrations.flake8_plugin import Plugin
 
     class Broken:
         def may_match(self, text):

@@ -73,7 +73,7 @@ def venv(tmp_path_factory):
 
 def test_installed_package_and_rules_come_from_the_venv(venv, tmp_path):
     _, python, site = venv
-    code = "import dynlint, dynlint.rules as r; print(dynlint.__file__, r.bundled_rules_dir())"
+    code = "import dynlint, dynlint.engine.rules as r; print(dynlint.__file__, r.bundled_rules_dir())"
     proc = _run([python, "-c", code], cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     package, rules_dir = map(Path, proc.stdout.split())
@@ -105,7 +105,7 @@ def test_dynlint_check_works_from_the_install(venv, tmp_path):
 
 def test_wheel_registers_the_flake8_plugin(venv, tmp_path):
     _, python, site = venv
-    code = ("import importlib.metadata as m, dynlint.flake8_plugin\n"
+    code = ("import importlib.metadata as m, dynlint.integrations.flake8_plugin\n"
             "d = m.distribution('dynlint')\n"
             "print(d.locate_file(''))\n"
             "print([e.value for e in d.entry_points if e.group == 'flake8.extension'])")
@@ -113,4 +113,4 @@ def test_wheel_registers_the_flake8_plugin(venv, tmp_path):
     assert proc.returncode == 0, proc.stderr
     location, eps = proc.stdout.splitlines()
     assert Path(location) == site
-    assert eps == "['dynlint.flake8_plugin:Plugin']"          # registered as DYN in pyproject
+    assert eps == "['dynlint.integrations.flake8_plugin:Plugin']"          # registered as DYN in pyproject

@@ -1,8 +1,8 @@
 """The analyzer's tables about torch stay true to the installed torch."""
 import pytest
 
-from dynlint import kinds
-from dynlint.tensor_api import TENSOR_NAMES
+from dynlint.analysis import kinds
+from dynlint.analysis.tensor_api import TENSOR_NAMES
 
 torch = pytest.importorskip("torch")
 

@@ -3,8 +3,8 @@ commands, and CI runs the same test command."""
 import re
 
 from conftest import ROOT
-from dynlint.docs import rules_table
-from dynlint.rules import load_rules
+from dynlint.report.docs import rules_table
+from dynlint.engine.rules import load_rules
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 

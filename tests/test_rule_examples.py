@@ -5,8 +5,8 @@ import ast
 
 import pytest
 
-from dynlint.engine import Engine
-from dynlint.rules import load_rules
+from dynlint.engine.match import Engine
+from dynlint.engine.rules import load_rules
 
 RULES = load_rules()
 CASES = [(r, kind, i, s) for r in RULES for kind in ("flag", "pass")
@@ -39,7 +39,7 @@ def test_example(rule, kind, index, source):
 @pytest.mark.parametrize("rule,index,example", FIX_CASES,
                          ids=[f"{r.code}-fix-{i}" for r, i, _ in FIX_CASES])
 def test_fix_example(rule, index, example):
-    from dynlint.fix import fix_source
+    from dynlint.fix.apply import fix_source
     engine = Engine([rule])
     app = example.get("applicability", "safe")
     fixed = fix_source(example["before"], "example.py", engine,

@@ -8,8 +8,8 @@ import pytest
 torch = pytest.importorskip("torch")
 import torch.nn.functional as F  # noqa: E402
 
-from dynlint.engine import Engine  # noqa: E402
-from dynlint.rules import load_rules  # noqa: E402
+from dynlint.engine.match import Engine  # noqa: E402
+from dynlint.engine.rules import load_rules  # noqa: E402
 
 TAGS = (torch.Tag.dynamic_output_shape, torch.Tag.data_dependent_output)
 # Arguments that make each call data-dependent: (function-call args, method-call args).

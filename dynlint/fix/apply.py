@@ -23,9 +23,9 @@ import tempfile
 import tokenize
 from dataclasses import dataclass, field
 
-from . import source as sourcelib
-from .config import per_file_ignored
-from .rewrite import rewrite
+from ..project import source as sourcelib
+from ..project.config import per_file_ignored
+from .splice import rewrite
 
 MAX_ROUNDS = 6
 PARALLEL_FILES = 8                     # fewer files than this are fixed in this process

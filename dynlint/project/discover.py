@@ -6,7 +6,7 @@ import os
 import re
 from pathlib import Path
 
-from .finding import UNREADABLE, Finding, file_diagnostic
+from ..finding import UNREADABLE, Finding, file_diagnostic
 
 DEFAULT_EXCLUDE = (
     ".git", ".hg", ".svn", ".bzr", ".venv", "venv", ".tox", ".nox", "__pycache__", "build",

@@ -12,7 +12,7 @@ import pickle
 import tempfile
 from pathlib import Path
 
-from . import __version__
+from .. import __version__
 
 _TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# dynlint cache; see https://bford.info/cachedir/\n"
 
@@ -20,11 +20,11 @@ _TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# dynlint cache; see https:
 def code_fingerprint() -> str:
     """Changes whenever dynlint's own code does, so an upgrade (or a checkout being edited)
     never serves findings computed by older code."""
-    here = Path(__file__).resolve().parent
+    here = Path(__file__).resolve().parent.parent      # the dynlint package
     h = hashlib.blake2b(digest_size=12)
-    for p in sorted(here.glob("*.py")):
+    for p in sorted(here.rglob("*.py")):
         st = p.stat()
-        h.update(f"{p.name}:{st.st_size}:{st.st_mtime_ns};".encode())
+        h.update(f"{p.relative_to(here)}:{st.st_size}:{st.st_mtime_ns};".encode())
     return h.hexdigest()
 
 

@@ -27,10 +27,10 @@ import re
 import textwrap
 from collections import ChainMap
 
-from .engine import char_col, segment
-from .finding import Edit, Fix
-from .patterns import META_PREFIX, Pattern, meta_name, same_code
-from .predicates import MatchContext
+from ..engine.match import char_col, segment
+from ..finding import Edit, Fix
+from ..engine.patterns import META_PREFIX, Pattern, meta_name, same_code
+from ..engine.predicates import MatchContext
 
 _META_RE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 _SKIP_FIELDS = frozenset({"ctx", "type_comment", "kind"})

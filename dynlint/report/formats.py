@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 
-from . import __version__
+from .. import __version__
 
 FORMATS = ("text", "json", "sarif", "github")
 _SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}

@@ -10,8 +10,8 @@ import io
 import os
 import tokenize
 
-from .finding import (ENCODING_ERROR, NULL_BYTES, SYNTAX_ERROR, TOO_LARGE, UNREADABLE,
-                      Finding, file_diagnostic)
+from ..finding import (ENCODING_ERROR, NULL_BYTES, SYNTAX_ERROR, TOO_LARGE, UNREADABLE,
+                       Finding, file_diagnostic)
 
 DEFAULT_MAX_BYTES = 5 * 1024 * 1024
 

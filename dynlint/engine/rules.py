@@ -386,7 +386,7 @@ def _check_message(path, rule: Rule, d) -> None:
 # -- rule sets ---------------------------------------------------------------------------------
 def bundled_rules_dir() -> Path:
     """`rules/` next to the package in a checkout, else the copy installed with the wheel."""
-    here = Path(__file__).resolve().parent
+    here = Path(__file__).resolve().parent.parent      # the dynlint package
     checkout = here.parent / "rules"
     if checkout.is_dir() and (here.parent / "pyproject.toml").is_file():
         return checkout

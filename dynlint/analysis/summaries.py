@@ -73,7 +73,7 @@ class LocalCalls:
             return None
         ann = info.node.returns
         if ann is not None:
-            from .analysis import annotation_kind
+            from .walker import annotation_kind
             k = annotation_kind(ann)
             if K.level(k) == TENSOR:
                 return k

@@ -10,8 +10,8 @@ import ast
 import re
 from dataclasses import dataclass, field
 
-from .analysis import Analyzer
-from .finding import Finding
+from ..analysis.walker import Analyzer
+from ..finding import Finding
 from .patterns import Matcher
 from .predicates import MatchContext
 from .rules import Rule
@@ -126,7 +126,7 @@ class Engine:
         analyzer.run(tree, lines)
         findings = self._finish([c for c in candidates if c.conditional is None], source, lines, path)
         if collect:
-            from .scopes import cross_file_facts
+            from ..analysis.scopes import cross_file_facts
             facts.exports, facts.model_refs = cross_file_facts(analyzer.scopes, lines, module, is_package)
             pending = [c for c in candidates if c.conditional is not None]
             if pending:
@@ -170,7 +170,7 @@ class Engine:
                     return
         fix = None
         if rule.fixes:
-            from .fixes import suggest_fix   # only files with fixable rules pay for this
+            from ..fix.suggest import suggest_fix   # only files with fixable rules pay for this
             fix = suggest_fix(rule, node, binds, analyzer, matcher)
         out.append(_Candidate(rule, spec, node, binds, ctx, fix, conditional))
 

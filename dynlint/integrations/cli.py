@@ -10,9 +10,9 @@ import os
 import sys
 from pathlib import Path
 
-from . import __version__
-from .config import ConfigError, load_settings, select_rules
-from .report import FORMATS
+from .. import __version__
+from ..project.config import ConfigError, load_settings, select_rules
+from ..report.formats import FORMATS
 
 COMMANDS = ("check", "rules", "rule", "predicates", "confirm")
 EPILOG = """\
@@ -105,7 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "confirm":
-        from .confirm.cli import main as confirm_main
+        from ..confirm.cli import main as confirm_main
         return confirm_main(argv[1:])
     if not argv or (argv[0] not in COMMANDS and argv[0] not in ("-h", "--help", "--version")):
         argv = ["check", *argv]
@@ -126,7 +126,7 @@ def main(argv=None) -> int:
 
 
 def _load_rules(dirs):
-    from .rules import RuleError, load_rules
+    from ..engine.rules import RuleError, load_rules
     try:
         return load_rules(dirs)
     except RuleError as exc:
@@ -134,7 +134,7 @@ def _load_rules(dirs):
 
 
 def _info(args) -> int:
-    from . import docs
+    from ..report import docs
     if args.command == "predicates":
         sys.stdout.write(docs.predicates_doc())
         return 0
@@ -158,10 +158,10 @@ def _info(args) -> int:
 
 
 def _check(args) -> int:
-    from . import report
-    from .engine import Engine
-    from .rules import rules_fingerprint
-    from .runner import analyse_source, run_check
+    from ..report import formats as report
+    from ..engine.match import Engine
+    from ..engine.rules import rules_fingerprint
+    from ..runner import analyse_source, run_check
 
     settings = load_settings(Path(args.config) if args.config else None, args.isolated)
     if args.exclude is not None:
@@ -189,7 +189,7 @@ def _check(args) -> int:
     diff_text = ""
     fixed_source = None
     if fixing and (findings or stdin_text is not None):
-        from .fix import apply_fixes
+        from ..fix.apply import apply_fixes
         result = apply_fixes(findings, engine=engine, settings=settings, unsafe=args.unsafe_fixes,
                              display_only=args.apply_display_only, write=not args.diff,
                              stdin=stdin_text, jobs=args.jobs)
@@ -226,7 +226,7 @@ def _check(args) -> int:
 
 
 def _check_stdin(args, engine, analyse_source):
-    from . import source
+    from ..project import source
     display = args.stdin_filename or "-"
     data = sys.stdin.buffer.read()
     try:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 
-from . import __version__
+from .. import __version__
 
 # One engine per process and configuration: flake8 calls parse_options once per process (and
 # once per worker when it cannot fork), the legacy API may call it again in-process.
@@ -54,8 +54,8 @@ class Plugin:
     def parse_options(cls, options) -> None:
         from flake8.exceptions import ExecutionError
 
-        from .config import ConfigError
-        from .rules import RuleError
+        from ..project.config import ConfigError
+        from ..engine.rules import RuleError
         try:
             cls._engine, cls._per_file_ignores = _configure(options)
         except RuleError as exc:
@@ -76,14 +76,14 @@ class Plugin:
         try:
             findings = engine.check(text, self.filename, tree=self.tree, gate=False)
         except Exception as exc:            # like the CLI: one file's bug is a DYN999, not a crash
-            from .finding import internal_error
+            from ..finding import internal_error
             f = internal_error(exc, self.filename)
             yield (f.line, f.column - 1, f"{f.code} {f.message}", type(self))
             return
         pfi = type(self)._per_file_ignores
         if pfi:
-            from .config import per_file_ignored
-            from .discover import display_path
+            from ..project.config import per_file_ignored
+            from ..project.discover import display_path
             display = display_path(self.filename, os.getcwd())
         for f in findings:
             if pfi and per_file_ignored(display, f.code, pfi):
@@ -92,7 +92,7 @@ class Plugin:
 
 
 def _configure(options):
-    from .config import load_settings
+    from ..project.config import load_settings
     # [tool.dynlint] applies under flake8 too, so both tools agree in a configured project.
     # (flake8 consumes its --isolated before plugins see the options: it cannot switch this off.)
     settings = load_settings()
@@ -108,9 +108,9 @@ def _configure(options):
 
 
 def _build(dirs, select, extend_select, ignore, specific=(), keep=None):
-    from .config import select_rules
-    from .engine import Engine
-    from .rules import load_rules
+    from ..project.config import select_rules
+    from ..engine.match import Engine
+    from ..engine.rules import load_rules
 
     rules = load_rules(list(dirs))
     extra = [r.code for r in rules if specific and r.code.startswith(specific)]

@@ -10,8 +10,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from . import kinds as K
-from .kinds import BOOL, HOST, NOT, PROBABLE, TENSOR, UNKNOWN
+from ..analysis import kinds as K
+from ..analysis.kinds import BOOL, HOST, NOT, PROBABLE, TENSOR, UNKNOWN
 from .patterns import same_code
 
 REGISTRY: dict[str, "Predicate"] = {}
