@@ -16,7 +16,9 @@ from .project.cache import Cache, content_hash
 from .project.config import per_file_ignored
 from .project.discover import discover, display_path
 from .engine.match import Engine
+from .engine.rules import rules_fingerprint
 from .finding import internal_error
+from .result_json import result_from_json, result_to_json
 
 _ENGINE: Engine | None = None
 _MAX_BYTES = source.DEFAULT_MAX_BYTES
@@ -115,7 +117,17 @@ def run_check(paths, settings, engine: Engine, use_cache=True, jobs=None, force_
     _ENGINE, _MAX_BYTES = engine, settings.max_file_size
     cwd = os.getcwd()
     files, findings = discover(paths, settings.exclude, settings.root, force_exclude)
-    cache = Cache(settings.cache_path(), cache_key + (cross_file,)) if use_cache else None
+    cache = None
+    if use_cache:
+        # Everything a result depends on besides the file's own bytes (and dynlint's code,
+        # which the cache adds itself): the enabled rules, the size limit, cross-file mode.
+        try:
+            key = (rules_fingerprint(engine.rules), tuple(r.code for r in engine.rules),
+                   settings.max_file_size, cross_file, *cache_key)
+        except OSError:             # rules built in memory: nothing to key a cache on
+            key = None
+        if key is not None:
+            cache = Cache(settings.cache_path(), key, result_to_json, result_from_json)
     todo = []
     all_facts = []
 

@@ -83,7 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--config", metavar="FILE", help="pyproject.toml to read [tool.dynlint] from")
     run.add_argument("--isolated", action="store_true", help="ignore configuration files")
     run.add_argument("--no-cache", action="store_true", help="do not read or write .dynlint_cache")
-    run.add_argument("--cache-dir", metavar="DIR", help="where to keep the cache")
+    run.add_argument("--cache-dir", metavar="DIR", default=os.environ.get("DYNLINT_CACHE_DIR") or None,
+                     help="where to keep the cache (default: $DYNLINT_CACHE_DIR, else the "
+                          "config's cache-dir, else .dynlint_cache)")
     run.add_argument("-j", "--jobs", type=int, metavar="N", help="worker processes (default: all cores)")
     run.add_argument("--no-cross-file", action="store_true",
                      help="judge each file on its own: do not follow model code into functions "
@@ -170,7 +172,7 @@ def _check(args) -> int:
     if args.max_file_size is not None:
         settings.max_file_size = args.max_file_size
     if args.cache_dir:
-        settings.cache_dir = args.cache_dir
+        settings.cache_dir = os.path.abspath(args.cache_dir)     # like ruff: relative to cwd
     all_rules = _load_rules([*settings.rule_dirs, *args.rules])
     rules = select_rules(all_rules, settings.select, settings.extend_select, settings.ignore,
                          cli=(args.select, args.extend_select, args.ignore))

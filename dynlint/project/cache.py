@@ -1,19 +1,40 @@
-"""Per-file results cache in `.dynlint_cache/`.
+"""Per-file results cache in `.dynlint_cache/`: JSON data only, never code.
 
-One pickle per rule configuration (package version, the bytes of every enabled rule file,
-the selected codes, the file size limit). Entries are keyed by absolute path and validated
-by (mtime, size) first, then by a content hash, so a warm run reads no unchanged file.
+The cache directory usually lives inside the checkout being linted, so its files are input
+from whoever controls that checkout. They are therefore parsed with `json` only (no pickle:
+loading a planted pickle would run the planter's code) and checked before use:
+
+* one file per configuration, `<dir>/<dynlint version>/<key>.json`, whose header repeats the
+  format version, dynlint's version, a fingerprint of dynlint's code and a hash of the
+  rules and settings; any difference and the whole file is ignored and rebuilt;
+* each entry is `path -> [mtime_ns, size, content digest, result]`. The (mtime, size) pair
+  was taken *before* the bytes that gave the digest were read, so it is only a shortcut to
+  the content check: when it differs the file is read and hashed, and the entry is used only
+  if the digest matches;
+* results are decoded by a caller-supplied `decode` that checks every type; a malformed
+  entry is dropped and recomputed.
+
+Anything rejected gives at most one warning per run, naming the cache file.
+
+Writes go to a temporary file in the same directory, then `os.replace`: a reader sees the
+old file or the new one, never half of one, and a truncated file (a crash, a full disk)
+fails to parse and is rebuilt. Concurrent runs each write a complete file; the last one
+wins (entries only the other run computed are recomputed next time), which costs a little
+work but never serves a wrong result.
 """
 from __future__ import annotations
 
 import hashlib
+import json
 import os
-import pickle
+import stat as stat_module
+import sys
 import tempfile
 from pathlib import Path
 
 from .. import __version__
 
+FORMAT = 2                       # 1 was the pickle format, never read again
 _TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# dynlint cache; see https://bford.info/cachedir/\n"
 
 
@@ -32,62 +53,129 @@ def content_hash(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
+def _is_entry(e) -> bool:
+    return (type(e) is list and len(e) == 4 and type(e[0]) is int and type(e[1]) is int
+            and type(e[2]) is str)
+
+
 class Cache:
-    def __init__(self, directory: Path, key_parts: tuple):
-        key = (__version__, code_fingerprint()) + tuple(key_parts)
-        h = hashlib.blake2b(repr(key).encode(), digest_size=12)
+    """`encode(result)` -> JSON-able data; `decode(data, path)` -> result, raising ValueError
+    on anything it did not write."""
+
+    def __init__(self, directory: Path, key_parts: tuple, encode, decode):
+        self.encode, self.decode = encode, decode
+        self.header = {"format": FORMAT, "dynlint": __version__, "code": code_fingerprint(),
+                       "key": hashlib.blake2b(repr(tuple(key_parts)).encode(), digest_size=16).hexdigest()}
+        name = hashlib.blake2b(repr(sorted(self.header.items())).encode(), digest_size=12).hexdigest()
         self.directory = Path(directory)
-        self.file = self.directory / __version__ / f"{h.hexdigest()}.pickle"
-        self.entries: dict[str, tuple] = {}
+        self.file = self.directory / __version__ / f"{name}.json"
+        self.entries: dict[str, list] = {}
         self.dirty = False
+        self.warned = False
+        self._load()
+
+    def _warn(self, reason: str) -> None:
+        if not self.warned:
+            self.warned = True
+            print(f"dynlint: warning: ignoring cache file {self.file}: {reason}; it will be rebuilt",
+                  file=sys.stderr)
+
+    def _load(self) -> None:
+        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) \
+            | getattr(os, "O_BINARY", 0)
         try:
-            with open(self.file, "rb") as fh:
-                loaded = pickle.load(fh)
-            if isinstance(loaded, dict):
-                self.entries = loaded
-        except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError,
-                ValueError, TypeError):
-            self.entries = {}
+            fd = os.open(self.file, flags)
+        except FileNotFoundError:
+            return
+        except OSError as exc:          # a symlink (O_NOFOLLOW), no permission...
+            self._warn(f"cannot open it ({exc.strerror or exc})")
+            return
+        try:
+            with os.fdopen(fd, "rb") as fh:
+                # Not a FIFO or a device a planted symlink could point at: reads must end.
+                if not stat_module.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                    self._warn("not a regular file")
+                    return
+                data = json.loads(fh.read())
+        except (OSError, ValueError, RecursionError) as exc:   # truncated, garbage, bad UTF-8
+            self._warn(f"not valid JSON ({type(exc).__name__})")
+            return
+        if type(data) is not dict or type(data.get("entries")) is not dict:
+            self._warn("not a dynlint cache")
+            return
+        for field, expected in self.header.items():
+            if data.get(field) != expected:
+                self._warn(f"written for another {field} ({data.get(field)!r:.40})")
+                return
+        entries = data["entries"]
+        bad = [path for path, entry in entries.items() if not _is_entry(entry)]
+        if bad:
+            self._warn(f"malformed entry for {bad[0]}")
+            for path in bad:
+                del entries[path]
+            self.dirty = True
+        self.entries = entries
 
     def lookup(self, path: str):
-        """Cached findings if the file is unchanged, else None."""
-        entry = self.entries.get(os.path.abspath(path))
+        """The cached result if the file's content is unchanged, else None."""
+        key = os.path.abspath(path)
+        entry = self.entries.get(key)
         if entry is None:
             return None
         try:
-            st = os.stat(path)
+            st = os.stat(path)              # before reading, like the entry's own stat
         except OSError:
             return None
-        mtime, size, digest, findings = entry
-        if st.st_mtime_ns == mtime and st.st_size == size:
-            return findings
-        try:
-            with open(path, "rb") as fh:
-                data = fh.read()
-        except OSError:
-            return None
-        if content_hash(data) == digest:
-            self.entries[os.path.abspath(path)] = (st.st_mtime_ns, st.st_size, digest, findings)
+        mtime, size, digest, payload = entry
+        if st.st_mtime_ns != mtime or st.st_size != size:
+            try:
+                with open(path, "rb") as fh:
+                    data = fh.read()
+            except OSError:
+                return None
+            if content_hash(data) != digest:
+                return None
+            entry[0], entry[1] = st.st_mtime_ns, st.st_size
             self.dirty = True
-            return findings
-        return None
+        try:
+            return self.decode(payload, key)
+        except (ValueError, TypeError, AttributeError) as exc:
+            self._warn(f"malformed entry for {key} ({exc})")
+            del self.entries[key]
+            self.dirty = True
+            return None
 
-    def store(self, path: str, stat: os.stat_result, digest: str, findings) -> None:
-        self.entries[os.path.abspath(path)] = (stat.st_mtime_ns, stat.st_size, digest, findings)
+    def store(self, path: str, stat: os.stat_result, digest: str, result) -> None:
+        """`stat` must have been taken before reading the bytes whose hash is `digest`."""
+        self.entries[os.path.abspath(path)] = [stat.st_mtime_ns, stat.st_size, digest,
+                                               self.encode(result)]
         self.dirty = True
 
     def save(self) -> None:
         if not self.dirty:
             return
+        text = json.dumps({**self.header, "entries": self.entries}, separators=(",", ":"))
+        tmp = None
         try:
             self.file.parent.mkdir(parents=True, exist_ok=True)
-            tag = self.directory / "CACHEDIR.TAG"
-            if not tag.exists():
-                tag.write_text(_TAG)
-                (self.directory / ".gitignore").write_text("# Created by dynlint\n*\n")
-            fd, tmp = tempfile.mkstemp(dir=self.file.parent, prefix=".tmp-")
-            with os.fdopen(fd, "wb") as fh:
-                pickle.dump(self.entries, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, self.file)
+            if not (self.directory / "CACHEDIR.TAG").exists():
+                # "x": never write through a planted symlink or over a user's own file.
+                for name, content in (("CACHEDIR.TAG", _TAG), (".gitignore", "# Created by dynlint\n*\n")):
+                    try:
+                        with open(self.directory / name, "x", encoding="utf-8") as fh:
+                            fh.write(content)
+                    except FileExistsError:
+                        pass
+            fd, tmp = tempfile.mkstemp(dir=self.file.parent, prefix=".tmp-", suffix=".json")
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            os.replace(tmp, self.file)      # atomic: readers never see a partial file
+            tmp = None
         except OSError:
-            pass                 # a read-only tree simply runs without a cache
+            pass                            # a read-only tree simply runs without a cache
+        finally:
+            if tmp is not None:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass

@@ -1,0 +1,99 @@
+"""One file's analysis result `(findings, facts)` as plain JSON data, for the cache.
+
+Explicit, positional encodings (lists, not dicts: the cache of a 3,000-file tree stays small
+and fast to parse). Decoding checks every type, because the cache file lives in the checkout
+and may have been written by anyone: anything unexpected raises `Malformed`, never builds an
+object the encoder could not have produced. The path is not stored; the cache entry's own
+path is passed back in.
+"""
+from __future__ import annotations
+
+from .engine.match import FileFacts
+from .finding import Edit, Finding, Fix
+
+
+class Malformed(ValueError):
+    """Cached data that this code did not write."""
+
+
+def _check(ok: bool) -> None:
+    if not ok:
+        raise Malformed("unexpected value in cache entry")
+
+
+_STR = {str}
+
+
+def _strs(value) -> list:
+    # set(map(type, ...)) runs in C: a warm run decodes tens of thousands of names.
+    _check(type(value) is list and (not value or set(map(type, value)) == _STR))
+    return value
+
+
+# -- Edit / Fix / Finding -----------------------------------------------------------------------
+def edit_to_json(e: Edit) -> list:
+    return [e.line, e.column, e.end_line, e.end_column, e.content]
+
+
+def edit_from_json(data) -> Edit:
+    _check(type(data) is list and len(data) == 5 and all(type(v) is int for v in data[:4])
+           and type(data[4]) is str)
+    return Edit(*data)
+
+
+def fix_to_json(fix: Fix) -> list:
+    return [fix.applicability, fix.description, [edit_to_json(e) for e in fix.edits], list(fix.imports)]
+
+
+def fix_from_json(data) -> Fix:
+    _check(type(data) is list and len(data) == 4 and type(data[0]) is str and type(data[1]) is str
+           and type(data[2]) is list)
+    return Fix(data[0], data[1], tuple(edit_from_json(e) for e in data[2]), tuple(_strs(data[3])))
+
+
+def finding_to_json(f: Finding) -> list:
+    return [f.line, f.column, f.end_line, f.end_column, f.code, f.name, f.message, f.severity,
+            f.scope, None if f.fix is None else fix_to_json(f.fix)]
+
+
+def finding_from_json(data, path: str) -> Finding:
+    _check(type(data) is list and len(data) == 10)
+    line, column, end_line, end_column, code, name, message, severity, scope, fix = data
+    _check(type(line) is int and type(column) is int and type(end_line) is int
+           and type(end_column) is int and type(code) is str and type(name) is str
+           and type(message) is str and type(severity) is str and type(scope) is str)
+    return Finding(path, line, column, end_line, end_column, code, name, message, severity, scope,
+                   None if fix is None else fix_from_json(fix))
+
+
+# -- cross-file facts ---------------------------------------------------------------------------
+def facts_to_json(facts: FileFacts) -> list:
+    exports = {name: [is_model, list(refs)] for name, (is_model, refs) in facts.exports.items()}
+    return [facts.module, exports, list(facts.model_refs),
+            [[func, finding_to_json(f)] for func, f in facts.conditional]]
+
+
+def facts_from_json(data, path: str) -> FileFacts:
+    _check(type(data) is list and len(data) == 4 and type(data[0]) is str
+           and type(data[1]) is dict and type(data[3]) is list)
+    exports = {}
+    for name, value in data[1].items():
+        _check(type(value) is list and len(value) == 2 and type(value[0]) is bool)
+        exports[name] = (value[0], frozenset(_strs(value[1])))
+    conditional = []
+    for item in data[3]:
+        _check(type(item) is list and len(item) == 2 and type(item[0]) is str)
+        conditional.append((item[0], finding_from_json(item[1], path)))
+    return FileFacts(data[0], exports, frozenset(_strs(data[2])), conditional)
+
+
+# -- one file's result --------------------------------------------------------------------------
+def result_to_json(result) -> list:
+    findings, facts = result
+    return [[finding_to_json(f) for f in findings], None if facts is None else facts_to_json(facts)]
+
+
+def result_from_json(data, path: str):
+    _check(type(data) is list and len(data) == 2 and type(data[0]) is list)
+    findings = [finding_from_json(f, path) for f in data[0]]
+    return findings, None if data[1] is None else facts_from_json(data[1], path)
