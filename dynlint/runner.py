@@ -118,37 +118,45 @@ def run_check(paths, settings, engine: Engine, use_cache=True, jobs=None, force_
     cwd = os.getcwd()
     files, findings = discover(paths, settings.exclude, settings.root, force_exclude)
     cache = None
-    if use_cache:
-        # Everything a result depends on besides the file's own bytes (and dynlint's code,
-        # which the cache adds itself): the enabled rules, the size limit, cross-file mode.
-        try:
-            key = (rules_fingerprint(engine.rules), tuple(r.code for r in engine.rules),
-                   settings.max_file_size, cross_file, *cache_key)
-        except OSError:             # rules built in memory: nothing to key a cache on
-            key = None
-        if key is not None:
-            cache = Cache(settings.cache_path(), key, result_to_json, result_from_json)
-    todo = []
-    all_facts = []
+    # Loading the cache builds many small acyclic objects; the cyclic GC would re-scan them
+    # again and again (a third of a warm run). Reference counting frees them.
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        if use_cache:
+            # Everything a result depends on besides the file's own bytes (and dynlint's code,
+            # which the cache adds itself): the enabled rules, the size limit, cross-file mode.
+            try:
+                key = (rules_fingerprint(engine.rules), tuple(r.code for r in engine.rules),
+                       settings.max_file_size, cross_file, *cache_key)
+            except OSError:             # rules built in memory: nothing to key a cache on
+                key = None
+            if key is not None:
+                cache = Cache(settings.cache_path(), key, result_to_json, result_from_json)
+        todo = []
+        all_facts = []
 
-    def add(result, display):
-        found, facts = result
-        if found and found[0].path != display:
-            found = [dataclasses.replace(f, path=display) for f in found]
-        findings.extend(found)
-        if facts is not None and (facts.exports or facts.model_refs or facts.conditional):
-            if facts.conditional and facts.conditional[0][1].path != display:
-                facts.conditional = [(n, dataclasses.replace(f, path=display))
-                                     for n, f in facts.conditional]
-            all_facts.append(facts)
+        def add(result, display):
+            found, facts = result
+            if found and found[0].path != display:
+                found = [dataclasses.replace(f, path=display) for f in found]
+            findings.extend(found)
+            if facts is not None and (facts.exports or facts.model_refs or facts.conditional):
+                if facts.conditional and facts.conditional[0][1].path != display:
+                    facts.conditional = [(n, dataclasses.replace(f, path=display))
+                                         for n, f in facts.conditional]
+                all_facts.append(facts)
 
-    for path in files:
-        display = display_path(os.path.abspath(path), cwd) if os.path.isabs(path) else path
-        cached = cache.lookup(path) if cache is not None else None
-        if cached is None:
-            todo.append((path, display, cross_file))
-        else:
-            add(cached, display)
+        for path in files:
+            display = display_path(os.path.abspath(path), cwd) if os.path.isabs(path) else path
+            cached = cache.lookup(path, display) if cache is not None else None
+            if cached is None:
+                todo.append((path, display, cross_file))
+            else:
+                add(cached, display)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
     displays = {path: display for path, display, _ in todo}
     # Biggest files first, so that no worker is left alone with a huge file at the end.
     todo.sort(key=_size, reverse=True)

@@ -270,7 +270,11 @@ def test_result_round_trip_is_exact():
     facts = FileFacts("pkg.m", {"helper": (False, frozenset({"pkg.x"})), "<module>": (False, frozenset())},
                       frozenset({"pkg.helpers.count"}), [("helper", g)])
     data = json.loads(json.dumps(result_to_json(([f, g], facts))))
-    assert result_from_json(data, "/p/m.py") == ([f, g], facts)
+    findings, back = result_from_json(data, "/p/m.py")
+    assert findings == [f, g] and findings[0].fix.edits[0].content == "torch.where(m, x, 0)"
+    assert back.module == facts.module and back.conditional == facts.conditional
+    assert {k: (m, frozenset(r)) for k, (m, r) in back.exports.items()} == facts.exports
+    assert frozenset(back.model_refs) == facts.model_refs
     assert result_from_json(json.loads(json.dumps(result_to_json(([], None)))), "/p/m.py") == ([], None)
     for bad in (None, [], [[], None, 1], [[[True, 1, 1, 1, "c", "n", "m", "s", "s", None]], None],
                 [[], ["m", {"f": [1, []]}, [], []]], [[], ["m", {}, [None], []]]):

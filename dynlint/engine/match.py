@@ -27,6 +27,7 @@ _FILE_NOQA = re.compile(r"^\s*#\s*dynlint:\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]*(?
 class FileFacts:
     """What the cross-file step needs from one module (see runner.resolve_cross_file)."""
     module: str
+    # Names are collections that are only iterated (the cache gives back lists).
     exports: dict = field(default_factory=dict)          # function -> (is_model, refs)
     model_refs: frozenset = frozenset()                  # names model code here refers to
     conditional: list = field(default_factory=list)      # (function, Finding) if it is model code

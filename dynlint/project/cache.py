@@ -116,8 +116,9 @@ class Cache:
             self.dirty = True
         self.entries = entries
 
-    def lookup(self, path: str):
-        """The cached result if the file's content is unchanged, else None."""
+    def lookup(self, path: str, label: str | None = None):
+        """The cached result if the file's content is unchanged, else None. `label` (default:
+        the absolute path) is the path the decoded result names, e.g. the display path."""
         key = os.path.abspath(path)
         entry = self.entries.get(key)
         if entry is None:
@@ -138,7 +139,7 @@ class Cache:
             entry[0], entry[1] = st.st_mtime_ns, st.st_size
             self.dirty = True
         try:
-            return self.decode(payload, key)
+            return self.decode(payload, label or key)
         except (ValueError, TypeError, AttributeError) as exc:
             self._warn(f"malformed entry for {key} ({exc})")
             del self.entries[key]
