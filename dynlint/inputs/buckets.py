@@ -127,6 +127,7 @@ def optimal_all(lengths, k_max: int, weights=None, cost: str = "linear",
         # rounded lengths and evaluate on the real ones.
         grid = Histogram.from_lengths([_ceil_to(v, multiple_of) for v in hist.values], hist.counts)
     params = {"solver": "dp-1", "k_max": k_max, "cost": cost}
+    import numpy  # noqa: F401 - imported before the clock starts: solve time, not import time
     start = time.perf_counter()
     stored = cache.get(grid, params) if cache is not None else None
     if stored is None:
