@@ -305,37 +305,59 @@ def _innermost_loop(ctx, node):
 
 
 @predicate()
-def loop_carried(ctx, node):
-    """A local name whose value here comes from the previous iteration of the innermost enclosing loop: it is not the loop's target and nothing in the loop body binds it before this statement (`x = torch.cat([x, y])` grows `x` across iterations; after `x = f(item)` in the same body it does not)."""
+def loop_accumulator(ctx, node):
+    """A local name that the innermost enclosing loop accumulates into: the matched statement is the only thing in the loop that binds it (not the loop target, no other assignment in the body), so each iteration starts from the previous iteration's result (`x = torch.cat([x, y])` grows `x`; after `x = f(item)` or before `x = layer(x)` it does not)."""
     if type(node) is not ast.Name:
         return False
     loop, holder = _innermost_loop(ctx, node)
-    if loop is None:
+    if loop is None or holder is None:
         return False
     if type(loop) is not ast.While and _binds(loop.target, node.id):
         return False
-    # Statements that run before this one in the same iteration: the earlier ones of each
-    # block between the loop and the match (`if` bodies included).
-    child = node
-    for owner in _ancestors(ctx):
-        before = _before(owner, child)
-        if before and any(_binds(st, node.id) for st in before):
+    statement = _last_statement(ctx)
+    for st in _statements(loop.body):
+        if st is not statement and _binds_here(st, node.id):
             return False
-        if owner is loop:
-            break
-        child = owner
     return not any(_binds(t, node.id) for t in _comprehension_targets(ctx, node))
 
 
-def _before(owner, child):
-    """The statements before `child` in the block of `owner` that holds it, else None."""
-    for field in _BLOCK_FIELDS:
-        block = getattr(owner, field, None)
-        if type(block) is list:
-            for i, st in enumerate(block):
-                if st is child:
-                    return block[:i]
-    return None
+def _statements(block):
+    """Every statement of a block and of the blocks nested in it (not nested functions)."""
+    todo = list(block)
+    while todo:
+        st = todo.pop()
+        yield st
+        if type(st) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            continue
+        for field in (*_BLOCK_FIELDS, "handlers"):
+            inner = getattr(st, field, None)
+            if type(inner) is list:
+                todo.extend(x for x in inner if isinstance(x, ast.stmt))
+                todo.extend(s for h in inner if type(h) is ast.ExceptHandler for s in h.body)
+
+
+def _binds_here(st, name: str) -> bool:
+    """The statement itself (not the blocks nested in it) binds `name`."""
+    t = type(st)
+    if t in (ast.Assign, ast.AugAssign, ast.AnnAssign):
+        targets = st.targets if t is ast.Assign else [st.target]
+        return any(_binds(x, name) for x in targets) or _walrus(st.value, name)
+    if t in (ast.For, ast.AsyncFor):
+        return _binds(st.target, name) or _walrus(st.iter, name)
+    if t in (ast.With, ast.AsyncWith):
+        return any(i.optional_vars is not None and _binds(i.optional_vars, name) for i in st.items)
+    if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+        return st.name == name
+    if t in (ast.Import, ast.ImportFrom):
+        return _binds(st, name)
+    if t is ast.ExceptHandler:
+        return st.name == name
+    return any(_walrus(v, name) for v in ast.iter_child_nodes(st) if isinstance(v, ast.expr))
+
+
+def _walrus(expr, name: str) -> bool:
+    return expr is not None and any(type(n) is ast.NamedExpr and n.target.id == name
+                                    for n in ast.walk(expr))
 
 
 def _binds(tree, name: str) -> bool:
