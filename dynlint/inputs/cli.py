@@ -189,9 +189,10 @@ def render(doc: dict, fmt: str) -> str:
             w.writerow([" ".join(map(str, r[c])) if c == "boundaries" else r[c] for c in cols])
         return buf.getvalue()
     inp = doc["input"]
-    lines = [f"{inp['items']} {'batches' if inp['per'] == 'batch' else 'items'} "
-             f"(weight {inp['items']}), {inp['distinct']} distinct lengths, "
-             f"{inp['min']}..{inp['max']}, {inp['tokens']} real positions", ""]
+    what = (f"{inp['items']} items in batches of {inp['batch_size']} (scored at the batch maxima)"
+            if inp["per"] == "batch" else f"{inp['items']} items")
+    lines = [f"{what}: {inp['distinct']} distinct lengths, {inp['min']}..{inp['max']}, "
+             f"{inp['tokens']} real positions", ""]
     lines.append(f"{'method':<12} {'K':>4} {'shapes':>6} {'waste':>12} {'waste %':>8} "
                  f"{'solve s':>9}  boundaries")
     for r in doc["results"]:

@@ -97,7 +97,8 @@ def _layer(np, prev, gv, C, G, k, u, dtype):
         best = np.minimum.reduceat(vals, starts)
         # the first (smallest) split reaching the minimum: keeps the argmin monotone
         hit = np.flatnonzero(vals == best[owner])
-        first = hit[np.unique(owner[hit], return_index=True)[1]]
+        hit_owner = owner[hit]                           # non-decreasing: segments are in order
+        first = hit[np.concatenate(([True], hit_owner[1:] != hit_owner[:-1]))]
         opt = i[first]
         cur[mid] = best
         arg[mid] = opt
