@@ -242,8 +242,8 @@ def test_cli_per_batch(dynlint, tmp_path):
 
 def test_cli_entry_reads_a_loader_dimension(dynlint, tmp_path):
     (tmp_path / "myloader.py").write_text(
-        "import torch\n"
         "def make():\n"
+        "    import torch\n"
         "    return [{'input_ids': torch.zeros(4, n), 'label': torch.zeros(4)} for n in (5, 9, 9, 30)]\n"
         "def broken():\n"
         "    raise RuntimeError('no data here')\n"
@@ -263,3 +263,22 @@ def test_help_explains(dynlint):
     r = dynlint("buckets", "--help")
     assert r.returncode == 0 and "--method" in r.stdout and "lengths files" in r.stdout
     assert "buckets" in dynlint("--help").stdout
+
+
+def test_real_data_digits_order_of_methods():
+    # sklearn's bundled digits: the number of lit pixels per image as a "length".
+    from sklearn.datasets import load_digits
+    lengths = (load_digits().data > 0).sum(axis=1).tolist()
+    worst = bk.pad_to_max(lengths).waste
+    for k in range(1, 25):
+        opt, pct = bk.optimal(lengths, k), bk.percentile(lengths, k)
+        assert opt.waste <= pct.waste <= worst
+        assert sum(opt.counts) == len(lengths)
+
+
+def test_importing_buckets_does_not_import_torch():
+    import subprocess
+    import sys
+    code = "import sys, dynlint.buckets; print('torch' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
