@@ -116,3 +116,14 @@ def test_sampler_respects_the_token_budget():
     assert len(list(dropped)) == len(dropped)
     with pytest.raises(ValueError, match="cannot hold one item"):
         bk.BucketBatchSampler(lengths, buckets.boundaries, max_tokens=buckets.boundaries[-1] - 1)
+
+
+def test_multidimensional_fields_are_padded_only_when_named():
+    items = [{"features": torch.ones(n, 3), "image": torch.zeros(3, 4, 4), "id": f"doc{n}"}
+             for n in (2, 5)]
+    batch = bk.BucketCollator([4, 8], keys=["features"])(items)
+    assert batch["features"].shape == (2, 8, 3) and batch["image"].shape == (2, 3, 4, 4)
+    assert batch["features"][0, 2:].abs().sum() == 0 and batch["id"] == ["doc2", "doc5"]
+    # by default a 3-D image is stacked, never padded along its channels
+    batch = bk.BucketCollator([4, 8])([{"image": torch.zeros(3, 4, 4), "ids": [1, 2]}] * 2)
+    assert batch["image"].shape == (2, 3, 4, 4) and batch["ids"].shape == (2, 4)

@@ -61,13 +61,21 @@ def test_divide_and_conquer_equals_the_quadratic_dp(pairs, k_max, cost):
         assert fast.objective[k - 1] == objective
 
 
-@settings(max_examples=150, deadline=None)
-@given(st.lists(st.integers(1, 300), min_size=1, max_size=200), st.integers(1, 40))
-def test_optimal_never_pads_more_than_percentile(lengths, k):
-    opt, pct = bk.optimal(lengths, k), bk.percentile(lengths, k)
-    assert opt.waste <= pct.waste
-    assert opt.waste <= bk.uniform(lengths, k).waste
-    assert pct.waste <= bk.pad_to_max(lengths).waste
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(1, 300), min_size=1, max_size=200), st.integers(1, 16),
+       st.sampled_from(["linear", "quadratic"]))
+def test_optimal_never_pads_more_than_percentile(lengths, batch, cost):
+    # every K, per sample and per batch (random batches padded to their longest item)
+    for hist in (Histogram.from_lengths(lengths), bk.batch_maxima(lengths, batch, seed=batch)):
+        curve = bk.optimal_all(hist, 40, cost=cost)
+        worst = bk.pad_to_max(lengths, evaluate_on=hist, cost=cost)
+        for k in range(1, 41):
+            pct = bk.percentile(lengths, k, evaluate_on=hist, cost=cost)
+            uni = bk.uniform(lengths, k, evaluate_on=hist, cost=cost)
+            assert curve[k - 1].objective <= pct.objective <= worst.objective
+            assert curve[k - 1].objective <= uni.objective
+            if cost == "linear":
+                assert curve[k - 1].waste <= pct.waste
 
 
 @settings(max_examples=200, deadline=None)

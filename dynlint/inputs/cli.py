@@ -166,7 +166,8 @@ def run(args) -> dict:
     rec = recommend(curve, inputs)
     primary = results[0].to_dict()
     doc = {**primary,
-           "input": {**scored.to_dict(), "per": args.per, "batch_size": args.batch_size,
+           "input": {**scored.to_dict(), "per": "batch" if args.entry else args.per,
+                     "batch_size": args.batch_size,
                      "source": args.lengths or args.entry},
            "results": [r.to_dict() for r in results],
            "recommendation": rec}

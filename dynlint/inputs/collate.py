@@ -4,6 +4,7 @@ batch dimension is padded too). torch is imported when a batch is built, not at 
 from __future__ import annotations
 
 import bisect
+import numbers
 from collections.abc import Mapping
 
 
@@ -15,9 +16,10 @@ class BucketCollator:
     """Pad each batch to the smallest boundary that holds its longest sequence.
 
     Items are dicts (HF-style, e.g. `{"input_ids": [...], "attention_mask": [...], "label": 3}`,
-    any Mapping such as `BatchEncoding`) or tuples/lists (`(ids, label)`). A field is padded when
-    its items are sequences (lists or tensors with a leading length dimension); scalars are
-    stacked. `pad_values` maps a key (or tuple position) to its pad value; others use
+    any Mapping such as `BatchEncoding`) or tuples/lists (`(ids, label)`). By default a field is
+    padded when its items are 1-D (lists, 1-D tensors or arrays); `keys=` names the fields to pad
+    instead (e.g. `(T, F)` audio features, padded along their first dimension). Other fields
+    are stacked (numbers, equal-shape tensors) or passed through as lists (strings). `pad_values` maps a key (or tuple position) to its pad value; others use
     `pad_value`, except attention/padding masks, which always pad with 0 unless given.
     `batch_size` (an int, or a {boundary: size} dict for token-budget batches) also pads a short
     last batch with all-padding rows so the batch dimension stays fixed.
@@ -89,7 +91,9 @@ class BucketCollator:
     def _padded(self, field, value) -> bool:
         if self.keys is not None:
             return field in self.keys
-        return _is_sequence(value)
+        # By default only 1-D fields (token ids, masks, labels per position): an image or a
+        # feature matrix has no length along its first dimension; name such fields in `keys`.
+        return _is_sequence(value) and _ndim(value) == 1
 
     def _pad_for(self, field):
         if field in self.pad_values:
@@ -139,7 +143,7 @@ class BucketCollator:
         first = values[0]
         if isinstance(first, torch.Tensor):
             stacked = torch.stack(values)
-        elif isinstance(first, (bool, int, float)):
+        elif isinstance(first, numbers.Number):
             stacked = torch.tensor(values)
         else:
             return values + [None] * max(extra, 0)     # strings, ids...: passed through as a list
@@ -164,6 +168,12 @@ def _is_sequence(value) -> bool:
     if hasattr(value, "shape") and hasattr(value, "ndim"):       # a numpy array
         return value.ndim >= 1
     return isinstance(value, (list, tuple)) and all(not isinstance(x, (str, bytes)) for x in value[:1])
+
+
+def _ndim(value) -> int:
+    if hasattr(value, "shape"):
+        return len(value.shape)
+    return 1 + (len(value) > 0 and isinstance(value[0], (list, tuple)))
 
 
 def _length(value) -> int:
