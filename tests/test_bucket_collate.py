@@ -127,3 +127,22 @@ def test_multidimensional_fields_are_padded_only_when_named():
     # by default a 3-D image is stacked, never padded along its channels
     batch = bk.BucketCollator([4, 8])([{"image": torch.zeros(3, 4, 4), "ids": [1, 2]}] * 2)
     assert batch["image"].shape == (2, 3, 4, 4) and batch["ids"].shape == (2, 4)
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.lists(st.integers(1, 99), min_size=1, max_size=30), min_size=1, max_size=6),
+       st.sets(st.integers(1, 40), min_size=1, max_size=5), st.sampled_from(["right", "left"]))
+def test_collator_keeps_every_token_and_masks_the_padding(seqs, bounds, side):
+    bounds = sorted(bounds | {30})
+    items = [{"input_ids": s, "attention_mask": [1] * len(s), "label": i} for i, s in enumerate(seqs)]
+    batch = bk.BucketCollator(bounds, pad_value=0, padding_side=side)(items)
+    width = bk.bucket_for(bounds, max(map(len, seqs)))
+    assert batch["input_ids"].shape == (len(seqs), width)
+    for row, s in zip(batch["input_ids"].tolist(), seqs):
+        pad = [0] * (width - len(s))
+        assert row == (s + pad if side == "right" else pad + s)
+    assert batch["attention_mask"].sum(1).tolist() == [len(s) for s in seqs]
+    assert batch["label"].tolist() == list(range(len(seqs)))
