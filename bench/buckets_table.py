@@ -18,9 +18,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-import buckets_corpus  # noqa: E402
+import buckets_corpus
 
-from dynlint import buckets as bk  # noqa: E402
+from dynlint import buckets as bk
 
 KS = (2, 4, 5, 8, 16, 32)
 BEGIN, END = "<!-- buckets-table: begin -->", "<!-- buckets-table: end -->"
@@ -40,8 +40,8 @@ def table(lengths, scored, title):
         assert o.waste <= p.waste and o.waste <= u.waste
         bounds = " ".join(map(str, o.boundaries)) if k <= 8 else f"({len(o.boundaries)} boundaries)"
         rows.append(f"| {k} | {_cell(p)} | {_cell(u)} | {_cell(o)} | {bounds} |")
-    rows += ["", f"One DP run gives the optimum for every K <= {max(KS)}: {solve_s * 1000:.0f} ms "
-             f"({len(scored.values)} distinct lengths)."]
+    rows += ["", (f"One DP run gives the optimum for every K <= {max(KS)}: {solve_s * 1000:.0f} ms "
+                  f"({len(scored.values)} distinct lengths).")]
     return rows
 
 
@@ -52,9 +52,9 @@ def _cell(b):
 def build() -> str:
     lengths = bk.Histogram.from_lengths(buckets_corpus.lengths(full=True))
     batches = bk.batch_maxima(lengths.expand(), 7, seed=0)
-    lines = [f"Corpus: {lengths.items} docstrings, {len(lengths.values)} distinct token lengths "
-             f"({lengths.values[0]}..{lengths.longest}). Cells: padding as a share of all padded "
-             f"positions, and (in brackets) the number of shapes actually used.", ""]
+    lines = [(f"Corpus: {lengths.items} docstrings, {len(lengths.values)} distinct token lengths "
+              f"({lengths.values[0]}..{lengths.longest}). Cells: padding as a share of all padded "
+              f"positions, and (in brackets) the number of shapes actually used."), ""]
     lines += table(lengths, lengths, "Per sample (bucket-first sampler: each item pads to its bucket)")
     lines += [""]
     lines += table(lengths, batches, f"Per batch (random batches of 7 padded to their longest item, "
@@ -73,7 +73,7 @@ def main() -> None:
         return
     path = Path(args.update)
     doc = path.read_text(encoding="utf-8")
-    new = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), BEGIN + "\n" + text + END, doc, flags=re.S)
+    new = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), BEGIN + "\n" + text + END, doc, flags=re.DOTALL)
     path.write_text(new, encoding="utf-8")
     print(f"{path}: table {'updated' if new != doc else 'unchanged'}")
 

@@ -7,8 +7,20 @@
 
 The static checker never imports this module; it needs numpy (and torch for the collator).
 """
-from .inputs.buckets import (METHODS, Buckets, bucket_for, by_name, evaluate, multiple,
-                             optimal, optimal_all, pad_to_max, percentile, pow2, uniform)
+from .inputs.buckets import (
+    METHODS,
+    Buckets,
+    bucket_for,
+    by_name,
+    evaluate,
+    multiple,
+    optimal,
+    optimal_all,
+    pad_to_max,
+    percentile,
+    pow2,
+    uniform,
+)
 from .inputs.collate import BucketCollator, BucketOverflow
 from .inputs.costmodel import CostInputs, recommend
 from .inputs.histogram import Histogram, LengthsError, batch_maxima, load_lengths

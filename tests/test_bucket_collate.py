@@ -4,10 +4,11 @@ import collections
 
 import pytest
 import torch
+from buckets_corpus import DocstringDataset
+from buckets_corpus import lengths as corpus_lengths
 from torch.utils.data import DataLoader
 
 import dynlint.buckets as bk
-from buckets_corpus import DocstringDataset, lengths as corpus_lengths
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +90,7 @@ def test_warmup_has_one_batch_per_bucket_shape(dataset):
     assert warm_shapes == {(sampler.size_for(b), b) for b in buckets.boundaries}
     # every shape the training loader produces was compiled by the warm-up
     loader = DataLoader(dataset, batch_sampler=sampler, collate_fn=collate)
-    assert set(dict(sig)["input_ids"] for sig in shapes_of(loader)) <= warm_shapes
+    assert {dict(sig)["input_ids"] for sig in shapes_of(loader)} <= warm_shapes
 
 
 def test_sampler_respects_the_token_budget():
@@ -129,7 +130,8 @@ def test_multidimensional_fields_are_padded_only_when_named():
     assert batch["image"].shape == (2, 3, 4, 4) and batch["ids"].shape == (2, 4)
 
 
-from hypothesis import given, settings, strategies as st  # noqa: E402
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 @settings(max_examples=80, deadline=None)

@@ -5,7 +5,8 @@ import json
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import dynlint.buckets as bk
 from dynlint.inputs.histogram import Histogram
@@ -15,10 +16,10 @@ def brute_force(hist, k, cost="linear", candidates=None):
     """Every boundary set of size <= k drawn from the candidates (default: observed lengths)
     that holds the longest item: the minimum padding cost."""
     cands = sorted(set(candidates or hist.values))
-    top = [c for c in cands if c >= hist.longest][0]
+    top = next(c for c in cands if c >= hist.longest)
     rest = [c for c in cands if c < top]
     best = None
-    for r in range(0, min(k - 1, len(rest)) + 1):
+    for r in range(min(k - 1, len(rest)) + 1):
         for combo in itertools.combinations(rest, r):
             b = bk.evaluate(hist, [*combo, top], cost=cost)
             best = b.objective if best is None else min(best, b.objective)

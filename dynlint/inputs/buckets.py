@@ -71,7 +71,7 @@ def bucket_for(boundaries, length: int) -> int:
 def evaluate(hist: Histogram, boundaries, method: str = "given", k: int | None = None,
              cost: str = "linear", seconds: float = 0.0) -> Buckets:
     """Padding of `hist` when every item pads to the smallest boundary that holds it."""
-    bounds = sorted(set(int(b) for b in boundaries))
+    bounds = sorted({int(b) for b in boundaries})
     if not bounds or bounds[-1] < hist.longest:
         raise ValueError(f"boundaries {bounds} do not hold the longest length {hist.longest}")
     g = (lambda x: x) if cost == "linear" else (lambda x: x * x)
@@ -228,5 +228,18 @@ def by_name(method: str, lengths, k: int, *, cost: str = "linear", multiple_of: 
     raise ValueError(f"unknown method {method!r}: expected one of {', '.join(METHODS)}")
 
 
-__all__ = ["Buckets", "METHODS", "LengthsError", "bucket_for", "by_name", "evaluate", "multiple",
-           "optimal", "optimal_all", "pad_to_max", "percentile", "pow2", "uniform"]
+__all__ = [
+    "METHODS",
+    "Buckets",
+    "LengthsError",
+    "bucket_for",
+    "by_name",
+    "evaluate",
+    "multiple",
+    "optimal",
+    "optimal_all",
+    "pad_to_max",
+    "percentile",
+    "pow2",
+    "uniform",
+]

@@ -128,7 +128,12 @@ def _methods(text) -> list[str]:
 def run(args) -> dict:
     from . import buckets as bk
     from .cache import BucketCache
-    from .costmodel import CostInputs, recommend, DEFAULT_COMPILE_SECONDS, DEFAULT_TOKEN_SECONDS
+    from .costmodel import (
+        DEFAULT_COMPILE_SECONDS,
+        DEFAULT_TOKEN_SECONDS,
+        CostInputs,
+        recommend,
+    )
     from .histogram import batch_maxima
 
     ks = _ks(args.k)
@@ -192,8 +197,8 @@ def render(doc: dict, fmt: str) -> str:
     inp = doc["input"]
     what = (f"{inp['items']} items in batches of {inp['batch_size']} (scored at the batch maxima)"
             if inp["per"] == "batch" else f"{inp['items']} items")
-    lines = [f"{what}: {inp['distinct']} distinct lengths, {inp['min']}..{inp['max']}, "
-             f"{inp['tokens']} real positions", ""]
+    lines = [(f"{what}: {inp['distinct']} distinct lengths, {inp['min']}..{inp['max']}, "
+              f"{inp['tokens']} real positions"), ""]
     lines.append(f"{'method':<12} {'K':>4} {'shapes':>6} {'waste':>12} {'waste %':>8} "
                  f"{'solve s':>9}  boundaries")
     for r in doc["results"]:
@@ -207,9 +212,9 @@ def render(doc: dict, fmt: str) -> str:
     row = next(r for r in rec["curve"] if r["k"] == rec["k"])
     lines += ["", f"recommended K = {rec['k']} (optimal boundaries: {' '.join(map(str, rec['boundaries']))})",
               f"  cost model: {rec['formula']}",
-              f"  inputs: compile_seconds={i['compile_seconds']} token_seconds={i['token_seconds']} "
-              f"epochs={i['epochs']} world_size={i['world_size']} (override with --compile-seconds, "
-              f"--token-seconds, --epochs, --world-size)",
-              f"  at K={rec['k']}: compile {row['compile_seconds']} s + padding {row['padding_seconds']} s "
-              f"= {row['total_seconds']} s"]
+              (f"  inputs: compile_seconds={i['compile_seconds']} token_seconds={i['token_seconds']} "
+               f"epochs={i['epochs']} world_size={i['world_size']} (override with --compile-seconds, "
+               f"--token-seconds, --epochs, --world-size)"),
+              (f"  at K={rec['k']}: compile {row['compile_seconds']} s + padding "
+               f"{row['padding_seconds']} s = {row['total_seconds']} s")]
     return "\n".join(lines) + "\n"

@@ -25,7 +25,7 @@ class Histogram:
     counts: tuple[int, ...]    # weight of each length (items padded to it)
 
     @classmethod
-    def from_lengths(cls, lengths, weights=None) -> "Histogram":
+    def from_lengths(cls, lengths, weights=None) -> Histogram:
         counter: Counter = Counter()
         if weights is None:
             for n in lengths:
@@ -39,7 +39,7 @@ class Histogram:
         return cls(values, tuple(counter[v] for v in values))
 
     @classmethod
-    def from_pairs(cls, pairs) -> "Histogram":
+    def from_pairs(cls, pairs) -> Histogram:
         return cls.from_lengths([v for v, _ in pairs], [c for _, c in pairs])
 
     @property
