@@ -65,7 +65,10 @@ def venv(tmp_path_factory):
                  "--no-index", wheel])
     assert proc.returncode == 0, proc.stdout + proc.stderr
     site = _run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"])
-    deps = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    # Every site directory this interpreter sees, including ones chained through a .pth file
+    # (a light venv layered on a shared one): .pth files inside those are not processed again.
+    deps = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"],
+            *(p for p in sys.path if p.endswith("site-packages"))}
     site = Path(site.stdout.strip())
     (site / "_dynlint_test_deps.pth").write_text("\n".join(sorted(deps)) + "\n")
     return bindir, python, site

@@ -82,6 +82,7 @@ class Analyzer:
     # -- walking -------------------------------------------------------------------------
     def run(self, tree: ast.AST, lines: list[str]) -> None:
         self.lines = lines
+        self.tree = tree                   # for module-wide facts some predicates need
         self.scopes = index_module(tree, lines)
         self.imports, self.classes = self.scopes.imports, self.scopes.classes
         self.visit(tree)
@@ -101,7 +102,7 @@ class Analyzer:
         self.stack, self.positions = [], {}
         self._kinds, self._tuple_kinds = {}, {}
         self.calls = None
-        self.frame = self.module = None
+        self.frame = self.module = self.tree = None
         for info in self.scopes.order:
             info.node = info.parent = info.top = info.cls = info._refs = None
         for cls in self.scopes.classes.values():

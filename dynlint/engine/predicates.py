@@ -170,6 +170,18 @@ def kw_present(ctx, node, *names):
 
 
 @predicate(arity=2)
+def kw_literal(ctx, node, name, value):
+    """Keyword argument `name` is passed as the literal `value` (`kw_literal(shuffle, True)`)."""
+    if type(node) is not ast.Call:
+        return False
+    for k in node.keywords:
+        if k.arg == name:
+            return type(k.value) is ast.Constant and type(k.value.value) is type(value) \
+                and k.value.value == value
+    return False
+
+
+@predicate(arity=2)
 def arg(ctx, node, index, pred):
     """Positional argument `index` (0-based) exists and satisfies predicate `pred`."""
     if type(node) is not ast.Call or len(node.args) <= int(index):
@@ -272,6 +284,159 @@ def in_cold_code(ctx, node):
 def in_function(ctx, node):
     """Inside a function or method body, not at module or class level."""
     return ctx.frame.kind == "function"
+
+
+@predicate()
+def in_loop(ctx, node):
+    """Inside the body of a `for`/`while` loop of the same function (not in the loop's header, not in a nested function): the code runs once per iteration."""
+    return _innermost_loop(ctx, node)[0] is not None
+
+
+def _innermost_loop(ctx, node):
+    """(loop, the statement of its body holding `node`), or (None, None)."""
+    child = node
+    for owner in _ancestors(ctx):
+        if owner is ctx.frame.node:
+            break
+        if isinstance(owner, _LOOPS) and any(child is s for s in owner.body):
+            return owner, child
+        child = owner
+    return None, None
+
+
+@predicate()
+def loop_accumulator(ctx, node):
+    """A local name that the innermost enclosing loop accumulates into: the matched statement is the only thing in the loop that binds it (not the loop target, no other assignment in the body), so each iteration starts from the previous iteration's result (`x = torch.cat([x, y])` grows `x`; after `x = f(item)` or before `x = layer(x)` it does not)."""
+    if type(node) is not ast.Name:
+        return False
+    loop, holder = _innermost_loop(ctx, node)
+    if loop is None or holder is None:
+        return False
+    if type(loop) is not ast.While and _binds(loop.target, node.id):
+        return False
+    statement = _last_statement(ctx)
+    for st in _statements(loop.body):
+        if st is not statement and _binds_here(st, node.id):
+            return False
+    return not any(_binds(t, node.id) for t in _comprehension_targets(ctx, node))
+
+
+def _statements(block):
+    """Every statement of a block and of the blocks nested in it (not nested functions)."""
+    todo = list(block)
+    while todo:
+        st = todo.pop()
+        yield st
+        if type(st) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            continue
+        for field in (*_BLOCK_FIELDS, "handlers"):
+            inner = getattr(st, field, None)
+            if type(inner) is list:
+                todo.extend(x for x in inner if isinstance(x, ast.stmt))
+                todo.extend(s for h in inner if type(h) is ast.ExceptHandler for s in h.body)
+
+
+def _binds_here(st, name: str) -> bool:
+    """The statement itself (not the blocks nested in it) binds `name`."""
+    t = type(st)
+    if t in (ast.Assign, ast.AugAssign, ast.AnnAssign):
+        targets = st.targets if t is ast.Assign else [st.target]
+        return any(_binds(x, name) for x in targets) or _walrus(st.value, name)
+    if t in (ast.For, ast.AsyncFor):
+        return _binds(st.target, name) or _walrus(st.iter, name)
+    if t in (ast.With, ast.AsyncWith):
+        return any(i.optional_vars is not None and _binds(i.optional_vars, name) for i in st.items)
+    if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+        return st.name == name
+    if t in (ast.Import, ast.ImportFrom):
+        return _binds(st, name)
+    if t is ast.ExceptHandler:
+        return st.name == name
+    return any(_walrus(v, name) for v in ast.iter_child_nodes(st) if isinstance(v, ast.expr))
+
+
+def _walrus(expr, name: str) -> bool:
+    return expr is not None and any(type(n) is ast.NamedExpr and n.target.id == name
+                                    for n in ast.walk(expr))
+
+
+def _binds(tree, name: str) -> bool:
+    """`tree` assigns `name` (assignment, loop or `with` target, walrus, import, def), not
+    counting nested functions' own locals."""
+    todo = [tree]
+    while todo:
+        n = todo.pop()
+        t = type(n)
+        if t is ast.Name and n.id == name and type(n.ctx) is ast.Store:
+            return True
+        if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            if n.name == name:
+                return True
+            continue
+        if t is ast.Lambda:
+            continue
+        if t in (ast.Import, ast.ImportFrom) and any(
+                (a.asname or a.name.split(".")[0]) == name for a in n.names):
+            return True
+        todo.extend(ast.iter_child_nodes(n))
+    return False
+
+
+def _comprehension_targets(ctx, node):
+    return [g.target for a in _ancestors(ctx)
+            if type(a) in (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+            for g in a.generators]
+
+
+@predicate(arity=-1)
+def in_function_named(ctx, node, *words):
+    """Inside a function whose name, or whose class's name, contains one of the given words, case-insensitive (`in_function_named(collate)`: `collate_fn`, `DataCollatorForX.__call__`), or a function nested in one."""
+    words = tuple(w.lower() for w in words)
+    frame = ctx.frame
+    while frame is not None and frame.kind == "function":
+        names = [frame.name, frame.cls.name if frame.cls is not None else ""]
+        if any(w in n.lower() for n in names for w in words):
+            return True
+        frame = frame.parent
+    return False
+
+
+@predicate(arity=-1)
+def in_function_passed_as(ctx, node, *keywords):
+    """Inside a function (or a method of a class) that the module passes as one of the given keyword arguments, e.g. `in_function_passed_as(collate_fn)` for `DataLoader(ds, collate_fn=pad_batch)`, `collate_fn=partial(pad_batch, ...)` or `collate_fn=Padder(...)`; or a function nested in one."""
+    passed = _passed_as(ctx.analyzer, keywords)
+    frame = ctx.frame
+    while frame is not None and frame.kind == "function":
+        if frame.name in passed or (frame.cls is not None and frame.cls.name in passed):
+            return True
+        frame = frame.parent
+    return False
+
+
+def _passed_as(analyzer, keywords) -> frozenset:
+    """Names given as these keyword arguments anywhere in the module (cached per module)."""
+    cache = analyzer.__dict__.setdefault("_passed_as_cache", {})
+    if keywords not in cache:
+        names = set()
+        tree = getattr(analyzer, "tree", None)
+        for n in ast.walk(tree) if tree is not None else ():
+            if type(n) is ast.keyword and n.arg in keywords:
+                value = n.value
+                if type(value) is ast.Call:   # partial(fn, ...) or an instance of a class
+                    names.add(_last_name(value.func))
+                    value = value.args[0] if value.args else value
+                names.add(_last_name(value))
+        names.discard(None)
+        cache[keywords] = frozenset(names)
+    return cache[keywords]
+
+
+def _last_name(node):
+    if type(node) is ast.Name:
+        return node.id
+    if type(node) is ast.Attribute:
+        return node.attr
+    return None
 
 
 # -- fix conditions --
