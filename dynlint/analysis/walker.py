@@ -646,9 +646,11 @@ class Analyzer:
 # ---------------------------------------------------------------------------------------
 _TRUTH_PARENTS = frozenset({ast.If, ast.While, ast.IfExp, ast.Assert, ast.BoolOp, ast.UnaryOp})
 # Child fields worth walking: operators, contexts and plain strings or numbers are not.
+# Fields that hold identifiers, flags or operators rather than child nodes (`kwd_attrs` and
+# `rest` are the identifiers of class and mapping patterns in `match`).
 _NOT_NODES = frozenset({"ctx", "op", "ops", "type_comment", "kind", "arg", "attr", "id", "name",
                         "names", "module", "asname", "conversion", "level", "is_async",
-                        "simple", "tag"})
+                        "simple", "tag", "kwd_attrs", "rest"})
 _FIELDS = {
     cls: tuple(f for f in cls._fields if f not in _NOT_NODES)
     for cls in (getattr(ast, n) for n in dir(ast))
