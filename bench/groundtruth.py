@@ -67,6 +67,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 _MASK_DTYPES = (torch.bool, torch.uint8)
 _EXTRA_DYNAMIC = {"torchvision.nms.default": "torchvision.nms"}   # untagged but dynamic
 _HOST_READS = {"tolist", "numpy"}
+_FORWARDERS = {"__torch_function__", "__torch_dispatch__"}
 
 
 # ---------------------------------------------------------------------------------------
@@ -163,7 +164,9 @@ class Recorder:
         rel_of = self.roots.rel
         while frame is not None:
             rel = rel_of(frame.f_code.co_filename)
-            if rel is not None:
+            # a tensor subclass's __torch_function__ (monai's MetaTensor) only forwards the op:
+            # the site is the package line that called the torch function
+            if rel is not None and frame.f_code.co_name not in _FORWARDERS:
                 yield rel, frame.f_lineno
             frame = frame.f_back
 

@@ -43,7 +43,7 @@ def decode():
                                                 max_initial_timestamp=1.0)),
                 whisper.decode(model, mel[:1], opts(fp16=False, beam_size=2, language=None, patience=1.0)),
                 whisper.decode(model, mel[:1], opts(fp16=False, temperature=0.7, best_of=2, language="de",
-                                                task="translate", prompt=[50, 60], suppress_blank=True))]
+                                                task="translate", suppress_blank=True))]
     return step(run, eval_runs=((mel,), {}), model=model)
 
 
