@@ -37,9 +37,9 @@ DIAGNOSES = {
         "0-d tensor (timestep/sigma/index) compared or used as index in scheduler code, which is out of "
         "scope (not nn.Module, reached only from the denoising loop)"),
     ("kornia/augmentation/_2d/geometric/base.py", "*"): (
-        "mask arrives as parameter",
-        "`to_apply` arrives as a parameter (params['batch_prob']); inverse_* is reached from inverse() via "
-        "self.x(), not from forward, so the method is neutral"),
+        "mask returned by a method",
+        "`to_apply = self._gate(params)`: a bool mask returned by a method (defined in another file) is not "
+        "known to be a mask; inverse_* is reached from inverse() via self.x(), not from forward"),
     ("kornia/augmentation/_2d/intensity/color_jiggle.py", "*"): (
         "helper reached only via another file",
         "module-level helper called from apply_transform of a class; condition on factors from the params "
