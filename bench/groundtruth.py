@@ -39,6 +39,9 @@ Usage:
     python bench/groundtruth.py --out bench/results/gt.json            # all models (~10 min)
     python bench/groundtruth.py --models bert,fasterrcnn --out /tmp/gt.json   # substring filter
     python bench/groundtruth.py --list
+    python bench/groundtruth.py --suite new --out bench/results/gt_new.json   # the six packages of
+                                        # issue 9 (kornia, diffusers, monai, segment_anything,
+                                        # x_transformers, whisper; builders in bench/gt/)
 
 Everything is seeded; a failing model (or phase) is recorded and the run goes on. Each model
 has a time limit (`--timeout`, default 240 s). Use `--threads` to limit torch's intra-op
@@ -64,6 +67,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 _MASK_DTYPES = (torch.bool, torch.uint8)
 _EXTRA_DYNAMIC = {"torchvision.nms.default": "torchvision.nms"}   # untagged but dynamic
 _HOST_READS = {"tolist", "numpy"}
+_FORWARDERS = {"__torch_function__", "__torch_dispatch__"}
 
 
 # ---------------------------------------------------------------------------------------
@@ -160,7 +164,9 @@ class Recorder:
         rel_of = self.roots.rel
         while frame is not None:
             rel = rel_of(frame.f_code.co_filename)
-            if rel is not None:
+            # a tensor subclass's __torch_function__ (monai's MetaTensor) only forwards the op:
+            # the site is the package line that called the torch function
+            if rel is not None and frame.f_code.co_name not in _FORWARDERS:
                 yield rel, frame.f_lineno
             frame = frame.f_back
 
@@ -1316,6 +1322,23 @@ MODELS: dict = {
 # ---------------------------------------------------------------------------------------
 # Running
 # ---------------------------------------------------------------------------------------
+CLASSIC_PACKAGES = ["torchvision", "transformers"]
+
+
+def suite_models(suite: str) -> tuple[dict, list[str]]:
+    """(name -> builder, packages whose files count) for a suite: classic, new or all."""
+    models, packages = {}, []
+    if suite in ("classic", "all"):
+        models.update(MODELS)
+        packages += CLASSIC_PACKAGES
+    if suite in ("new", "all"):
+        from gt import new_models
+        extra, pkgs = new_models()
+        models.update(extra)
+        packages += pkgs
+    return models, packages
+
+
 class Timeout(Exception):
     pass
 
@@ -1392,8 +1415,11 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=float, default=240)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--suite", choices=("classic", "new", "all"), default="classic",
+                    help="classic: torchvision+transformers; new: the packages in bench/gt/")
     args = ap.parse_args(argv)
-    names = select(list(MODELS), args.models)
+    models, packages = suite_models(args.suite)
+    names = select(list(models), args.models)
     if args.list:
         print("\n".join(names))
         return 0
@@ -1402,7 +1428,7 @@ def main(argv=None) -> int:
     warnings.filterwarnings("ignore")
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     os.environ["HF_HUB_OFFLINE"] = "1"
-    roots = Roots(["torchvision", "transformers"])
+    roots = Roots(packages)
     try:
         import transformers
         transformers.logging.set_verbosity_error()
@@ -1412,13 +1438,14 @@ def main(argv=None) -> int:
     out = {"meta": {"python": platform.python_version(), "torch": torch.__version__,
                     "torchvision": torchvision.__version__,
                     "transformers": getattr(sys.modules.get("transformers"), "__version__", None),
+                    "versions": {p: getattr(sys.modules.get(p), "__version__", None) for p in packages},
                     "roots": {os.path.basename(p.rstrip(os.sep)): b for p, b in roots.dirs},
                     "recorded": sorted(["dynamic_output_shape (aten.index.Tensor: bool/uint8 index only)",
                                         "data_dependent_output", "torchvision.nms"])},
            "models": {}}
     t_all = time.time()
     for name in names:
-        res = run_model(name, MODELS[name], roots, args.timeout)
+        res = run_model(name, models[name], roots, args.timeout)
         out["models"][name] = res
         n_dyn = sum(len(f["dynamic"]) for f in res["files"].values())
         phases = ",".join(f"{k}:{'ok' if v == 'ok' else 'ERR'}" for k, v in res["phases"].items())

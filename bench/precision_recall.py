@@ -27,6 +27,8 @@ innermost statement; compound statements by their header) are reported.
 Usage:
 
     python bench/precision_recall.py --gt bench/results/gt.json
+    python bench/precision_recall.py --gt bench/results/gt.json bench/results/gt_new.json   # all
+                                        # packages, old and new; a per-package table is printed
     python bench/precision_recall.py --gt bench/results/gt.json --models detection,hf_bert \
         --out bench/results/pr_report.json --show 40
 
@@ -296,8 +298,44 @@ def score(truth: Truth, findings: list[dict], sources: dict[str, Source], stmt_l
             per_op[cls][1] += k in flagged
     res["recall_per_op"] = {c: {"gt": n, "found": f, "recall": ratio(f, n)}
                             for c, (n, f) in sorted(per_op.items())}
+    res["per_package"] = per_package(gt, flagged, executed, cats)
     res["_sets"] = (gt, flagged, executed, cats, tp)
     return res
+
+
+def per_package(gt, flagged, executed, cats) -> dict:
+    """Per package (first path component): sites, shape-op and host-sync recall, precision on
+    executed lines (strict and lenient). A site with both kinds of op counts in both recalls."""
+    lenient_ok = {k for c, keys in cats.items() if c != "unconfirmed" for k in keys}
+    out = {}
+    for pkg in sorted({rel.split("/", 1)[0] for rel, _ in gt} | {rel.split("/", 1)[0] for rel, _ in flagged}):
+        mine = {k for k in gt if k[0].split("/", 1)[0] == pkg}
+        shape = {k for k in mine if any(op_class(o) != "host-sync" for o in gt[k])}
+        host = {k for k in mine if any(op_class(o) == "host-sync" for o in gt[k])}
+        fl_exec = {k for k in flagged if k in executed and k[0].split("/", 1)[0] == pkg}
+        tp_exec = fl_exec & mine
+        out[pkg] = {"sites": len(mine), "shape_sites": len(shape), "host_sites": len(host),
+                    "recall": ratio(len(mine & set(flagged)), len(mine)),
+                    "recall_shape": ratio(len(shape & set(flagged)), len(shape)),
+                    "recall_host": ratio(len(host & set(flagged)), len(host)),
+                    "flagged_executed": len(fl_exec),
+                    "precision_executed": ratio(len(tp_exec), len(fl_exec)),
+                    "precision_executed_lenient": ratio(len(tp_exec | (fl_exec & lenient_ok)), len(fl_exec))}
+    return out
+
+
+def package_table(per_pkg: dict) -> str:
+    """The per-package figures as a Markdown table."""
+    def f(x):
+        return "n/a" if x is None else f"{x:.2f}"
+    rows = ["| package | sites (shape / host) | shape-op recall | host-sync recall | precision (executed) "
+            "| precision lenient |", "|---|---|---|---|---|---|"]
+    for pkg, r in per_pkg.items():
+        rows.append(f"| {pkg} | {r['sites']} ({r['shape_sites']} / {r['host_sites']}) | "
+                    f"{f(r['recall_shape'])} ({r['shape_sites']}) | {f(r['recall_host'])} ({r['host_sites']}) | "
+                    f"{f(r['precision_executed'])} ({r['flagged_executed']} lines) | "
+                    f"{f(r['precision_executed_lenient'])} |")
+    return "\n".join(rows)
 
 
 def describe(truth: Truth, res: dict, sources: dict[str, Source], stmt_level: bool) -> dict:
@@ -348,6 +386,8 @@ def print_report(name: str, res: dict, detail: dict, show: int) -> None:
     for code, r in res["per_rule"].items():
         print(f"            {code}  {r['flagged']:6d} {r['executed']:5d} {r['tp']:4d}  "
               f"{fmt(r['precision_all'])}   {fmt(r['precision_executed'])}")
+    print("per package:")
+    print(package_table(res["per_package"]))
     print("recall per op class:")
     for cls, r in res["recall_per_op"].items():
         print(f"            {cls:20s} {r['found']:4d}/{r['gt']:<4d} {fmt(r['recall'])}")

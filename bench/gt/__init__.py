@@ -1,0 +1,55 @@
+"""Ground-truth model builders for packages beyond torchvision/transformers (issue 9).
+
+Each module exposes `MODELS`: name -> builder. A builder returns `(model, eval_runs, train_runs)`
+like the builders in `bench/groundtruth.py`: `model(*args, **kwargs)` is the step that runs under
+the recording modes; everything done in the builder (construction, inputs) is outside the step.
+Losses, decoding loops and pipelines are wrapped in a small `Step` module so they are the step.
+Every model is built from a config shipped in its package with random weights; nothing is
+downloaded.
+"""
+from __future__ import annotations
+
+import torch
+
+
+
+def gen(seed: int = 1234) -> torch.Generator:
+    return torch.Generator().manual_seed(seed)
+
+
+class Step(torch.nn.Module):
+    """Wraps a callable (a loss, a decode loop, a pipeline) as the step; `parts` are registered so
+    that `.train()`/`.eval()` reach the modules the callable uses."""
+
+    def __init__(self, fn, **parts):
+        super().__init__()
+        self.fn = fn
+        self.parts = torch.nn.ModuleDict({k: v for k, v in parts.items() if isinstance(v, torch.nn.Module)})
+
+    def forward(self, *args, **kwargs):
+        return self.fn(*args, **kwargs)
+
+
+def step(fn, *, eval_runs=((), {}), train_runs=None, **parts):
+    """A builder result for a callable: one eval run and optionally one train run (args, kwargs)."""
+    ev = [eval_runs] if eval_runs is not None else []
+    tr = [train_runs] if train_runs is not None else []
+    return Step(fn, **parts), ev, tr
+
+
+def new_models() -> tuple[dict, list[str]]:
+    """All builders of the installed packages, and those packages (missing ones are skipped)."""
+    import importlib
+    models, packages = {}, []
+    for mod_name, pkg in (("kornia_models", "kornia"), ("diffusers_models", "diffusers"),
+                          ("monai_models", "monai"), ("sam_models", "segment_anything"),
+                          ("xtransformers_models", "x_transformers"), ("whisper_models", "whisper")):
+        try:
+            importlib.import_module(pkg)
+            mod = importlib.import_module(f"{__name__}.{mod_name}")
+        except ImportError as e:
+            print(f"skipping {pkg}: {e}")
+            continue
+        models.update(mod.MODELS)
+        packages.append(pkg)
+    return models, packages

@@ -1,0 +1,198 @@
+#!/usr/bin/env python
+"""Human-readable miss and false-alarm lists per package from a precision_recall.py report.
+
+    python bench/gt/misslist.py /tmp/pr_new.json > MISSES.md
+
+Each site: file:line, the source line, the enclosing function with dynlint's role for it, the ops
+the run saw, and a one-line diagnosis of why dynlint misses (or wrongly flags) it. Diagnoses come
+from DIAGNOSES (written by reading the code; keyed by file suffix and function or line), with a
+fallback derived from the role.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter, defaultdict
+
+SCOPE = "scope: function is `neutral` (not reachable by name from forward/loss in its own file)"
+# (file suffix, function-or-line) -> (cause label, diagnosis)
+DIAGNOSES = {
+    ("diffusers/schedulers/", "index_for_timestep"): (
+        "scope: plain class, not nn.Module",
+        "explicit .item() in a scheduler method; schedulers are not nn.Module and the denoising loop calling "
+        "`scheduler.step` is no entry point, so the whole scheduler is out of scope"),
+    ("diffusers/schedulers/", "alphas_cumprod"): (
+        "0-d tensor used as index / in condition",
+        "`self.alphas_cumprod[timestep]` / `if prev_t >= 0`: a 0-d tensor (timestep from the loop) used as an "
+        "index or condition syncs; no kind for 0-d timestep tensors and the scheduler is out of scope"),
+    ("diffusers/schedulers/", "set_timesteps"): (
+        "numpy of a tensor",
+        "np.array/np.concatenate over a tensor element copies it to the host; no rule for numpy conversion "
+        "of tensors; set_timesteps runs in every pipeline call"),
+    ("diffusers/schedulers/", "get_lms_coefficient"): (
+        "tensor passed to a host library",
+        "0-d tensors passed to scipy.integrate.quad (float conversion inside scipy)"),
+    ("diffusers/schedulers/", "other"): (
+        "0-d tensor used as index / in condition",
+        "0-d tensor (timestep/sigma/index) compared or used as index in scheduler code, which is out of "
+        "scope (not nn.Module, reached only from the denoising loop)"),
+    ("kornia/augmentation/_2d/geometric/base.py", "*"): (
+        "mask returned by a method",
+        "`to_apply = self._gate(params)`: a bool mask returned by a method (defined in another file) is not "
+        "known to be a mask; inverse_* is reached from inverse() via self.x(), not from forward"),
+    ("kornia/augmentation/_2d/intensity/color_jiggle.py", "*"): (
+        "helper reached only via another file",
+        "module-level helper called from apply_transform of a class; condition on factors from the params "
+        "dict; not reachable by name"),
+    ("kornia/augmentation/base.py", "*"): (
+        "mask arrives as parameter",
+        "bool(to_apply.any()) on a parameter in a base-class helper (_blend_by_prob) reached via self.x() "
+        "from subclasses in other files"),
+    ("kornia/augmentation/container/image.py", "*"): (
+        "helper reached only via another file",
+        ".item()/torch.Size(tensor elements) in a module-level helper of the container, not reachable by "
+        "name from forward"),
+    ("kornia/feature/integrated.py", "*"): (
+        "mask returned by helper in another file",
+        "valid0 = filled0[batch_idx] where filled0 = laf_is_filled(lafs0), a helper in another file "
+        "returning a bool mask; the mask is then used as an index"),
+    ("kornia/feature/loftr/utils/coarse_matching.py", "*"): (
+        "mask from value of unknown kind",
+        "`b_ids[mconf != 0]` inside a dict literal; mconf comes from an advanced index of conf_matrix "
+        "(from the data dict), so it is not known to be a tensor"),
+    ("kornia/geometry/epipolar/fundamental.py", "*"): (
+        "mask arrives as parameter",
+        "x1[mask[0]] with `mask` a parameter (the same `if` even checks mask.dtype == torch.bool); the "
+        "refinement helper is neutral"),
+    ("kornia/geometry/homography.py", "*"): (
+        "mask arrives as parameter",
+        "x1[mask[0]] with `mask` a parameter (the same `if` checks mask.dtype == torch.bool)"),
+    ("kornia/geometry/ransac.py", "*"): (
+        "mask returned by helper in another file",
+        "`oriented = sample_is_valid_for_homography(...)` returns a bool mask from another file"),
+    ("kornia/losses/", "*"): (
+        "one_hot range check",
+        "F.one_hot(x, num_classes=C) checks the range on CPU (aminmax + sync); no rule (a CPU-only sync)"),
+    ("monai/apps/detection/utils/box_coder.py", "*"): (
+        "helper reached only via another file",
+        "`if torch.isnan(t).any()` in a BoxCoder helper; BoxCoder is no nn.Module and is called from "
+        "RetinaNetDetector in another file"),
+    ("monai/apps/detection/utils/box_selector.py", "*"): (
+        "mask returned by a method",
+        "`keep` returned by self.select_top_score_idx_per_level(...) (a method return value); BoxSelector "
+        "is no nn.Module, called from the detector in another file"),
+    ("monai/data/box_utils.py", "non_max_suppression"): (
+        "helper reached only via another file",
+        "pure-python NMS loop (.item(), mask index) in a box utility called from the detector in another file"),
+    ("monai/data/box_utils.py", "*"): (
+        "helper reached only via another file",
+        "validity/NaN checks (`if (...).sum() > 0`, `.isnan().any()`) in box utilities called from the "
+        "detector in another file"),
+    ("monai/data/meta_tensor.py", "*"): (
+        "GT attribution (tensor subclass)",
+        "MetaTensor.__torch_function__ forwards the op: the real site is the caller (fixed in groundtruth.py "
+        "by skipping __torch_function__ frames)"),
+    ("monai/metrics/meandice.py", "*"): (
+        "helper reached only via another file",
+        "`if y_o > 0` on a tensor sum in DiceHelper (a metric helper, no nn.Module) called from DiceMetric"),
+    ("monai/data/utils.py", "*"): (
+        "helper reached only via another file",
+        ".item() in compute_importance_map, called from sliding_window_inference in another file"),
+    ("monai/metrics/utils.py", "*"): (
+        "helper reached only via another file",
+        "`if not x.any()` in metric helpers called from DiceMetric/SurfaceDiceMetric (validation step) in "
+        "other files; metrics are no nn.Module"),
+    ("monai/transforms/utils.py", "*"): (
+        "helper reached only via another file",
+        "post-transform helper (bounding box / divisible size) called from transforms in other files"),
+    ("segment_anything/automatic_mask_generator.py", "*"): (
+        "scope: plain class, not nn.Module",
+        "SamAutomaticMaskGenerator is a plain class whose generate() drives the model: not an entry point"),
+    ("segment_anything/utils/amg.py", "filter"): (
+        "mask arrives as parameter",
+        "MaskData.filter(keep): `keep` is a parameter (a bool mask from the caller), wrapped in torch.as_tensor; "
+        "line 55 iterates a tensor in a comprehension"),
+    ("segment_anything/utils/amg.py", "*"): (
+        "helper reached only via another file",
+        "tensor element compared in a conditional expression in a utility called from the mask generator"),
+    ("whisper/decoding.py", "run"): (
+        "cold by name",
+        "DecodingTask.run is cold by name (`run` matches the cold-function pattern) although it is the decode loop"),
+    ("whisper/decoding.py", "update"): (
+        "scope: decode loop not model code",
+        "token decoder update (.item(), Categorical with argument validation) in a plain class used by the "
+        "decoding loop; decoding loops over a model's outputs are not entry points"),
+    ("whisper/decoding.py", "*"): (
+        "scope: decode loop not model code",
+        "decoding-loop class (DecodingTask / LogitFilter / TokenDecoder), not nn.Module and not an entry point"),
+    ("x_transformers/autoregressive_wrapper.py", "pad_at_dim"): (
+        "tuple holding tensor elements",
+        "`pad` is a tuple holding tensor elements (built by the caller from prompt_lens); `pad == (0, 0)` and "
+        "F.pad(..., pad) read them on the host"),
+    ("x_transformers/autoregressive_wrapper.py", "align_right"): (
+        "scope: decode loop not model code",
+        "assert on lens.amax() in a helper called only from generate(), which is not an entry point"),
+    ("x_transformers/autoregressive_wrapper.py", "generate"): (
+        "scope: decode loop not model code",
+        "eos check in the generate() loop, which is not an entry point"),
+    ("x_transformers/entropy_based_tokenizer.py", "*"): (
+        "cold by name",
+        "class named *Tokenizer is cold by name, but its forward runs the decoder and segments the sequence"),
+}
+FP_DIAGNOSES = {
+    "by-design": "DYN207 slice by host values: the sync happened on the earlier .tolist() line (right code)",
+    "caller": "the data-dependent op ran in a callee; with MetaTensor the op was attributed to "
+              "__torch_function__ (GT artefact, fixed in groundtruth.py)",
+    "host-read": "a real .tolist() host copy (no dispatched op); monai's `torch.arange(2, len(shape)).tolist()` "
+                 "only reads a CPU constant built from a shape: cheap, arguably not worth a finding",
+    "unconfirmed": "float(sigma) where sigma is a Python number in the runs (parameter typed float | Tensor): "
+                   "nothing synced",
+}
+
+
+def diagnose(f: dict) -> tuple[str, str]:
+    for (suffix, key), diag in DIAGNOSES.items():
+        if not f["file"].startswith(suffix):
+            continue
+        fn = f["function"].rsplit(".", 1)[-1]
+        if key == "*" or key == fn or (key not in ("other",) and key in f["code"]):
+            return diag
+    for (suffix, key), diag in DIAGNOSES.items():
+        if f["file"].startswith(suffix) and key == "other":
+            return diag
+    return ("scope" if f["role"] == "neutral" else "unknown", SCOPE if f["role"] == "neutral" else "?")
+
+
+def main(path: str) -> None:
+    rep = json.load(open(path))
+    det = rep["line"]["details"]
+    by_pkg = defaultdict(lambda: {"fn": [], "fp": []})
+    causes = Counter()
+    for f in det["false_negatives"]:
+        label, text = diagnose(f)
+        causes[label] += 1
+        by_pkg[f["file"].split("/", 1)[0]]["fn"].append((f, text))
+    for f in det["false_positives_executed"]:
+        by_pkg[f["file"].split("/", 1)[0]]["fp"].append(f)
+    out = [f"# First-look misses and false alarms (dynlint {rep['dynlint_version']})", "",
+           f"Ground truth: {', '.join(rep['gt'])}. Misses = GT sites (a data-dependent op ran there inside the "
+           "step) that dynlint does not flag; false alarms = flagged lines that executed without a "
+           "data-dependent op. Role = dynlint's scope for the enclosing function. Regenerate with "
+           "`python bench/gt/misslist.py REPORT.json` (report from bench/precision_recall.py).", "",
+           "## Miss causes by count", ""]
+    out += [f"- {n:3d}  {label}" for label, n in causes.most_common()]
+    for pkg, d in sorted(by_pkg.items()):
+        out += ["", f"## {pkg}", "", f"### misses ({len(d['fn'])})", ""]
+        for f, text in d["fn"]:
+            ops = ",".join(sorted(f["op_class"]))
+            out.append(f"- `{f['file']}:{f['line']}` `{f['code'][:110]}`  \n  [{f['role']} {f['function']}; {ops}] "
+                       f"{text}")
+        out += ["", f"### false alarms: executed, flagged, no op at runtime ({len(d['fp'])})", ""]
+        for f in d["fp"]:
+            out.append(f"- `{f['file']}:{f['line']}` `{f['code'][:110]}`  \n  [{','.join(f['rules'])} "
+                       f"{f['category']}; {f['function']}] {FP_DIAGNOSES.get(f['category'], '?')}")
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
