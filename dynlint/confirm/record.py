@@ -213,7 +213,7 @@ def record(model: torch.nn.Module, batches: Iterable, steps: int, backend, track
                 for _ in range(warmup):
                     tracker.step = -1
                     observer.phase = "warm-up"
-                    _run_step(model, args, kwargs, backend, tracker, observer, "the warm-up step (batch 0)")
+                    _run_step(model, args, kwargs, backend, tracker, observer, "step 0 (its warm-up run)")
                 tracker.end_warmup()
                 if capturer is not None:
                     capturer.active = True
