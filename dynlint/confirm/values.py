@@ -41,19 +41,27 @@ def signature(obj: Any, depth: int = 0) -> Any:
     return body if isinstance(obj, dict) else (type(obj).__name__, body)
 
 
+def _op_arg(a: Any) -> Any:
+    if isinstance(a, torch.Tensor):
+        return (tuple(a.shape), a.dtype)
+    if isinstance(a, _SCALARS):
+        return a
+    # Storages, generators, opaque objects: equal by identity only, which would make every call
+    # look new; what the graph sees of them is their kind.
+    return type(a).__name__
+
+
 def op_signature(args: tuple, kwargs: dict) -> tuple:
     """Flat, fast variant of `signature` for the per-op hot path of the dispatch mode."""
     out = []
     for a in args:
-        if isinstance(a, torch.Tensor):
-            out.append((tuple(a.shape), a.dtype))
-        elif isinstance(a, (list, tuple)):
-            out.append(tuple((tuple(x.shape), x.dtype) if isinstance(x, torch.Tensor) else x for x in a))
+        if isinstance(a, (list, tuple)):
+            out.append(tuple(_op_arg(x) for x in a))
         else:
-            out.append(a)
+            out.append(_op_arg(a))
     if kwargs:
         for k, v in kwargs.items():
-            out.append((k, (tuple(v.shape), v.dtype) if isinstance(v, torch.Tensor) else v))
+            out.append((k, _op_arg(v)))
     return tuple(out)
 
 
