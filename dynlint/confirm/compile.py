@@ -155,6 +155,11 @@ class CompileBackend(Backend):
                     except Exception as exc:
                         result.errors.append(error_text(label, cap, exc))
                         result.compiles.setdefault(label, []).append(0)
+                        if _compiler_failure(exc):
+                            # Dynamo cannot trace this module: every other replay would fail alike.
+                            result.errors.append(f"torch.compile cannot compile {name or '(root)'}; its other "
+                                                 "compiled replays were skipped")
+                            break
                         continue  # no verdict rests on a replay that raised
                     compiles = graphs[0] - before
                     in_sig = signature((args, kwargs))
@@ -181,3 +186,8 @@ class CompileBackend(Backend):
             dynamo.reset()
         return result
 
+
+
+def _compiler_failure(exc: BaseException) -> bool:
+    """The compiler failed (Dynamo/Inductor), as opposed to the module raising on its input."""
+    return type(exc).__module__.startswith(("torch._dynamo", "torch._inductor", "torch._subclasses"))

@@ -80,12 +80,22 @@ def judge_modules(backend: str, detects_in_record: bool, rows: list, replays: li
             reasons.append(f"recompiled with a seen input shape at {_steps(seen_shape[name])} although no child "
                            "recompiled, yet no op of its own code changed its result: Python state or control "
                            "flow (a cache filled on an earlier call?) rather than data; try --warmup 2")
+        elif rep is not None and rep.data_dependent and _dynamic_child(name, own):
+            # A compiled module includes its children: their data-dependent ops recompile it too.
+            cleared.append(f"{name or '(root)'}: its {backend} replay recompiled with a seen input shape only "
+                           f"through dynamic child module(s) {', '.join(_dynamic_child(name, own)[:3])}")
+            continue
         elif rep is not None and rep.data_dependent:
             reasons.append(f"its {backend} replay recompiled with a seen input shape, yet no op of its own code "
                            "changed its result: " + (rep.reasons[0] if rep.reasons else "no reason given"))
         if reasons:
             verdicts.append(ModuleVerdict(name, cls, INCONCLUSIVE, reasons))
     return verdicts, cleared
+
+
+def _dynamic_child(name: str, own: dict) -> list[str]:
+    prefix = name + "." if name else ""
+    return sorted(m or "(root)" for m in own if m != name and m.startswith(prefix))
 
 
 def _what(site) -> str:

@@ -80,10 +80,16 @@ def pass_inputs(captures: list[Capture], generator: torch.Generator):
 
 
 def error_text(label: str, cap: Capture, exc: BaseException) -> str:
+    """One readable line: the exception's first line and where in user code it was raised."""
     from .record import user_frame
 
+    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    first = lines[0] if lines else ""
+    if len(first) > 300:
+        first = first[:297] + "..."
     at = user_frame(exc)
-    return f"{label} replay of step {cap.step} raised {type(exc).__name__}: {exc}".strip() + (f" (at {at})" if at else "")
+    return f"{label} replay of step {cap.step} raised {type(exc).__name__}: {first}".strip() + (
+        f" (at {at})" if at else "")
 
 
 def generic_replay(backend, module: torch.nn.Module, name: str, captures: list[Capture], observer,

@@ -41,12 +41,13 @@ def comment(record, sites: dict | None = None) -> str:
     if record.new_out:
         text += ", with a new output shape"
     sites = sites or {}
-    if any(k in sites and sites[k].varied_in(record.name) for k in record.sites):
+    if any(k in sites and sites[k].varied_in(record.name) for k in record.sites) or (
+            not record.sites and any(s.varied_in(record.name) for s in sites.values())):
         return text + ": data-dependent ops in its own code"
     if record.child_recompiled:
         return text + ": because a child module recompiled" + (
             " (its own data-dependent ops gave the same result every time)" if record.sites else "")
-    if record.sites:
+    if record.sites or any(record.name in s.modules for s in sites.values()):
         return text + ": its data-dependent ops gave the same results; state or control flow?"
     return text + ": no data-dependent op of its own; state or control flow?"
 
@@ -55,7 +56,9 @@ def step_rows(result) -> list[list]:
     rows = []
     sites = result.sites
     for r in result.rows:
-        keys = [k for k in dict.fromkeys(r.sites) if k in sites]
+        # Backends without a record-time table (compile) have no per-call ops: the module's own.
+        keys = [k for k in dict.fromkeys(r.sites or (k for k, s in sites.items() if r.name in s.modules))
+                if k in sites]
         varied = [site_text(sites[k]) for k in keys if sites[k].varied_in(r.name)]
         constant = len(keys) - len(varied)
         ops = "; ".join(dict.fromkeys(varied)) + (
