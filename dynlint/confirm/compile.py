@@ -107,13 +107,14 @@ def _quiet_compiler():
         try:
             for name in handler.LOGGERS:
                 logger = logging.getLogger(name)
-                saved.append((logger, logger.propagate))
-                logger.addHandler(handler)
+                # torch installs its own stderr handlers on these loggers: set them aside too.
+                saved.append((logger, logger.propagate, list(logger.handlers)))
+                logger.handlers = [handler]
                 logger.propagate = False
             yield handler
         finally:
-            for logger, propagate in saved:
-                logger.removeHandler(handler)
+            for logger, propagate, handlers in saved:
+                logger.handlers = handlers
                 logger.propagate = propagate
             handler.messages.extend(f"{w.category.__name__}: {_first_lines(str(w.message))}" for w in caught)
 

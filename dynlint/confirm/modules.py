@@ -71,6 +71,12 @@ def judge_modules(backend: str, detects_in_record: bool, rows: list, replays: li
             continue
         if rep is not None and rep.errors:
             reasons.append(f"its replay raised, so no verdict rests on it: {rep.errors[0]}")
+        children = _dynamic_child(name, own)
+        if name in seen_shape and children and not detects_in_record:
+            # Rows from compiled replays cannot tell a child's recompiles from the module's own.
+            cleared.append(f"{name or '(root)'}: recompiled with a seen input shape at {_steps(seen_shape[name])} "
+                           f"through its dynamic child module(s) {', '.join(children[:3])}")
+            continue
         if name in seen_shape:
             if rep is not None and not rep.errors and not rep.data_dependent:
                 cleared.append(f"{name or '(root)'} recompiled with a seen input shape at {_steps(seen_shape[name])}, "
@@ -80,10 +86,10 @@ def judge_modules(backend: str, detects_in_record: bool, rows: list, replays: li
             reasons.append(f"recompiled with a seen input shape at {_steps(seen_shape[name])} although no child "
                            "recompiled, yet no op of its own code changed its result: Python state or control "
                            "flow (a cache filled on an earlier call?) rather than data; try --warmup 2")
-        elif rep is not None and rep.data_dependent and _dynamic_child(name, own):
+        elif rep is not None and rep.data_dependent and children:
             # A compiled module includes its children: their data-dependent ops recompile it too.
             cleared.append(f"{name or '(root)'}: its {backend} replay recompiled with a seen input shape only "
-                           f"through dynamic child module(s) {', '.join(_dynamic_child(name, own)[:3])}")
+                           f"through dynamic child module(s) {', '.join(children[:3])}")
             continue
         elif rep is not None and rep.data_dependent:
             reasons.append(f"its {backend} replay recompiled with a seen input shape, yet no op of its own code "

@@ -15,7 +15,7 @@ from typing import Any
 
 import torch
 
-from .tracker import CallRecord, Tracker, class_name
+from .tracker import CallRecord, Tracker, class_name, module_names
 from .values import perturb
 
 PASSES = ("as-captured", "as-captured-again", "perturbed")
@@ -97,7 +97,11 @@ def generic_replay(backend, module: torch.nn.Module, name: str, captures: list[C
     """Replay through a Tracker watching only `module`, under the op observer: cheap, and the
     backend's detector decides.  The ops of a call that raised are discarded."""
     result = ModuleReplay(name, class_name(type(module)), len(captures))
-    tracker = Tracker({id(module): (name, module)}, backend.detector())
+    # Its children are tracked too, under their full names: an op in a child's code must be
+    # the child's, not the replayed module's own (only this module's compiles are counted).
+    names = {key: (f"{name}.{sub}" if name and sub else name or sub, mod)
+             for key, (sub, mod) in module_names(module).items()}
+    tracker = Tracker(names, backend.detector())
     observer.stack = tracker.stack
     with tracker:
         for label, cap, args, kwargs in pass_inputs(captures, generator):
