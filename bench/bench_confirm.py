@@ -85,12 +85,13 @@ def main() -> None:
         eager_cpu = statistics.median(s[1] for s in samples)
         print(f"{label:<32} {'-':<8} {'plain eager step (anchor)':<28} {eager_wall:8.3f} {eager_cpu:8.3f} {1:12.1f}")
         for backend in args.backends:
-            def run(steps):
+            def run(steps, backend=backend, build=build, make_batches=make_batches, paths=paths,
+                    findings=findings):
                 return run_confirm(build(), make_batches(steps), paths, steps=steps, backend=backend,
                                    findings=findings)
 
-            one_wall, one_cpu, _ = timed(lambda: run(1))
-            many_wall, many_cpu, result = timed(lambda: run(args.steps))
+            one_wall, one_cpu, _ = timed(lambda run=run: run(1))
+            many_wall, many_cpu, result = timed(lambda run=run: run(args.steps))
             step_wall = (many_wall - one_wall) / (args.steps - 1)
             step_cpu = (many_cpu - one_cpu) / (args.steps - 1)
             for what, wall, cpu in (("fixed start-up cost", one_wall - step_wall, one_cpu - step_cpu),

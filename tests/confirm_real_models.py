@@ -39,7 +39,10 @@ def kornia_batches(steps: int = 2, size: int = 40, seed: int = 0):
 
 def monai_detector():
     from monai.apps.detection.networks.retinanet_detector import RetinaNetDetector
-    from monai.apps.detection.networks.retinanet_network import RetinaNet, resnet_fpn_feature_extractor
+    from monai.apps.detection.networks.retinanet_network import (
+        RetinaNet,
+        resnet_fpn_feature_extractor,
+    )
     from monai.apps.detection.utils.anchor_utils import AnchorGeneratorWithAnchorShape
     from monai.networks.nets.resnet import ResNet
 
@@ -66,7 +69,13 @@ def monai_batches(steps: int = 3, size: int = 64, seed: int = 0):
 # --- segment-anything ---------------------------------------------------------------------------
 
 def tiny_sam(size: int = 64):
-    from segment_anything.modeling import ImageEncoderViT, MaskDecoder, PromptEncoder, Sam, TwoWayTransformer
+    from segment_anything.modeling import (
+        ImageEncoderViT,
+        MaskDecoder,
+        PromptEncoder,
+        Sam,
+        TwoWayTransformer,
+    )
 
     torch.manual_seed(0)
     embed, patch = 16, 16

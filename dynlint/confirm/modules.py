@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .verdicts import site_text, short_op
+from .verdicts import short_op, site_text
 
 DYNAMIC, INCONCLUSIVE = "dynamic", "inconclusive"
 

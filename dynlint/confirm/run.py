@@ -12,11 +12,18 @@ import torch
 from . import findings as fnd
 from .backends import Backend, get_backend
 from .findings import ConfirmError, StaticFinding
+from .modules import DYNAMIC, INCONCLUSIVE, ModuleVerdict, judge_modules
 from .observe import Observer, SourceLocator
 from .record import Capturer, record
 from .replay import ModuleReplay, generic_replay
-from .modules import DYNAMIC, INCONCLUSIVE, ModuleVerdict, judge_modules
-from .tracker import CallRecord, ModuleStats, Tracker, class_name, module_names, module_paths
+from .tracker import (
+    CallRecord,
+    ModuleStats,
+    Tracker,
+    class_name,
+    module_names,
+    module_paths,
+)
 from .verdicts import CONFIRMED, Verdict, judge, misses
 
 DEFAULT_STEPS = 5
