@@ -9,6 +9,8 @@ import sys
 import types
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 torch = pytest.importorskip("torch")
 
@@ -358,3 +360,26 @@ def test_the_callers_random_state_survives_a_run():
     run_confirm(Parent(), [torch.linspace(0, 1, 64)], findings=[{"path": HERE, "line": lineno_of(Child.forward, 1),
                                                                  "scope": "Child.forward"}])
     assert torch.equal(torch.rand(3), expected)
+
+
+# --- perturbation properties ------------------------------------------------------------------
+
+@settings(max_examples=60, deadline=None)
+@given(sizes=st.lists(st.integers(1, 6), min_size=1, max_size=8), rows=st.integers(1, 3),
+       cols=st.integers(1, 30), seed=st.integers(0, 2**16))
+def test_perturbed_indices_stay_valid_for_what_they_index(sizes, rows, cols, seed):
+    gen = torch.Generator().manual_seed(seed)
+    batch = torch.repeat_interleave(torch.arange(len(sizes)), torch.tensor(sizes))
+    index = torch.randint(int(batch.numel()), (rows, cols), generator=gen)
+    mask = torch.rand(rows, cols, generator=gen) > 0.5
+    new_batch, new_index, new_mask = perturb((batch, index, mask), gen)
+    assert signature((new_batch, new_index, new_mask)) == signature((batch, index, mask))
+    # a batch vector stays sorted and names the same graphs, each still non-empty
+    assert bool((new_batch[1:] >= new_batch[:-1]).all())
+    assert torch.equal(torch.unique(new_batch), torch.unique(batch))
+    # an index stays within what it indexes, and along its longest dimension keeps its slice's values
+    assert int(new_index.min()) >= 0 and int(new_index.max()) < batch.numel()
+    dim = max(range(2), key=lambda d: index.shape[d])
+    for i in range(index.shape[1 - dim]):
+        old = index.select(1 - dim, i)
+        assert set(new_index.select(1 - dim, i).tolist()) <= set(old.tolist())

@@ -28,7 +28,7 @@ class Verdict:
 
     def to_dict(self) -> dict:
         return {"finding": self.finding.to_dict(), "verdict": self.verdict, "evidence": self.evidence,
-                "ops": [site_text(s) for s in self.sites], "modules": self.modules}
+                "ops": [site_text(s) for s in self.sites], "modules": [m or "(root)" for m in self.modules]}
 
 
 def short_op(op: str) -> str:
