@@ -44,6 +44,7 @@ def test_model_that_raises_names_the_module_and_the_error():
         run_confirm(Exploding(), [torch.rand(2, 4)], findings=[])
     text = str(info.value)
     assert "step 0" in text and "'inner.1'" in text and "ValueError: boom" in text
+    assert f"test_confirm_robust.py:{Boom.forward.__code__.co_firstlineno + 1} in forward" in text
 
 
 @pytest.mark.parametrize("batches, expected", [
@@ -142,19 +143,23 @@ def test_wide_model_with_a_thousand_layers():
     assert len(result.stats) == 1001 and all(s.recompiles == 1 for s in result.stats.values())
 
 
-class SortedOnly(torch.nn.Module):
+class DistinctOnly(torch.nn.Module):
     def forward(self, idx):
-        if not bool((idx[1:] >= idx[:-1]).all()):
-            raise ValueError("indices must be sorted")
-        return torch.unique(idx)
+        if torch.unique(idx).numel() != idx.numel():
+            raise ValueError("indices must be distinct")
+        return idx * 2
 
 
-def test_a_replay_that_raises_is_recorded_not_fatal():
-    line = SortedOnly.forward.__code__.co_firstlineno + 3
-    result = run_confirm(SortedOnly(), [torch.arange(10)], findings=[finding_at(line, "SortedOnly.forward")])
+def test_a_replay_that_raises_is_an_error_and_no_verdict_rests_on_it():
+    line = DistinctOnly.forward.__code__.co_firstlineno + 1
+    result = run_confirm(DistinctOnly(), [torch.randperm(10)], findings=[finding_at(line, "DistinctOnly.forward")])
     (replay,) = result.replays
-    assert any("perturbed replay of step 0 raised ValueError: indices must be sorted" in e for e in replay.errors)
-    assert result.verdicts[0].verdict == "ran-but-static"
+    assert any("perturbed replay of step 0 raised ValueError: indices must be distinct" in e
+               and f"test_confirm_robust.py:{line + 1}" in e for e in replay.errors), replay.errors
+    (verdict,) = result.verdicts
+    assert verdict.verdict == "inconclusive" and "indices must be distinct" in verdict.evidence
+    assert result.dynamic_modules() == [] and result.inconclusive_modules() == [""]
+    assert not any(site.varied for site in result.sites.values())  # the broken replay's ops were discarded
 
 
 def _write_factory(tmp_path, body: str) -> str:

@@ -17,13 +17,17 @@ DESCRIPTION = ("Run a model and confirm or clear dynlint's static findings: whic
                "change shapes or force graph recompilation.")
 FACTORY_HELP = ("MODULE:FUNCTION or FILE.py:FUNCTION. The function takes no arguments and returns "
                 "(model, batches): an nn.Module and an iterable of batches; a Tensor batch is passed as "
-                "model(batch), a tuple as model(*batch), a dict as model(**batch).")
+                "model(batch), a tuple as model(*batch), a Mapping (dict, UserDict, BatchEncoding) as "
+                "model(**batch), anything else (a graph batch object, a dataclass, a namedtuple) as model(batch).")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", metavar="PATHS", help="files or directories to scan statically")
     parser.add_argument("--entry", required=True, metavar="MODULE:FACTORY", help=FACTORY_HELP)
     parser.add_argument("--steps", type=int, default=5, help="batches to run (default: 5)")
+    parser.add_argument("--warmup", type=int, default=1, metavar="N",
+                        help="run batch 0 N more times before step 0; their compiles are reported as warm-up, "
+                             "not data dependence (default: 1)")
     parser.add_argument("--backend", choices=("auto", "hpu", "emulate", "compile"), default="auto",
                         help="recompilation detector (default: auto = hpu if habana_frameworks imports, "
                              "else emulate)")
@@ -104,10 +108,13 @@ def run(args: argparse.Namespace) -> int:
 
         if args.steps < 1:
             raise ConfirmError("--steps must be at least 1")
+        if args.warmup < 0:
+            raise ConfirmError("--warmup must be 0 or more")
         findings = read_findings_file(args.findings) if args.findings else None
         model, batches = call_factory(load_factory(args.entry), args.entry)
         result = run_confirm(model, batches, args.paths, steps=args.steps, backend=args.backend,
-                             findings=findings, max_captures=args.max_captures, seed=args.seed)
+                             findings=findings, max_captures=args.max_captures, seed=args.seed,
+                             warmup=args.warmup)
     except ConfirmError as exc:
         print(f"dynlint confirm: error: {exc}", file=sys.stderr)
         if exc.__cause__ is not None and os.environ.get("DYNLINT_DEBUG"):

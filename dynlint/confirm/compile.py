@@ -12,12 +12,13 @@ from __future__ import annotations
 import logging
 import os
 import re
+import warnings
 from contextlib import contextmanager
 
 import torch
 
 from .backends import Backend
-from .replay import ModuleReplay, pass_inputs
+from .replay import ModuleReplay, error_text, pass_inputs
 from .tracker import CallRecord, Detector, class_name
 from .values import signature
 
@@ -81,6 +82,43 @@ def _dynamo_reports():
             torch._logging.set_logs()
 
 
+class _Warnings(logging.Handler):
+    """torch.compile's own warnings (Dynamo, Inductor, FX), kept for a summary instead of stderr."""
+
+    LOGGERS = ("torch._dynamo", "torch._inductor", "torch.fx", "torch._functorch")
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            self.messages.append(_first_lines(record.getMessage()))
+        except Exception:
+            pass
+
+
+@contextmanager
+def _quiet_compiler():
+    handler = _Warnings()
+    saved = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            for name in handler.LOGGERS:
+                logger = logging.getLogger(name)
+                # torch installs its own stderr handlers on these loggers: set them aside too.
+                saved.append((logger, logger.propagate, list(logger.handlers)))
+                logger.handlers = [handler]
+                logger.propagate = False
+            yield handler
+        finally:
+            for logger, propagate, handlers in saved:
+                logger.handlers = handlers
+                logger.propagate = propagate
+            handler.messages.extend(f"{w.category.__name__}: {_first_lines(str(w.message))}" for w in caught)
+
+
 class CompileBackend(Backend):
     name = "compile"
     detects_in_record = False
@@ -107,17 +145,23 @@ class CompileBackend(Backend):
                 patches[key] = 1024
                 break
         try:
-            with dynamo.config.patch(**patches), _dynamo_reports() as logs:
+            with dynamo.config.patch(**patches), _dynamo_reports() as logs, _quiet_compiler() as noise:
                 compiled = torch.compile(module, backend=counting_backend, dynamic=False)
                 for label, cap, args, kwargs in pass_inputs(captures, generator):
                     before, n_logs = graphs[0], len(logs.messages)
-                    out = None
                     try:
                         torch.manual_seed(seed)
                         with torch.no_grad():
                             out = compiled(*args, **kwargs)
                     except Exception as exc:
-                        result.errors.append(f"{label} replay of step {cap.step} raised {type(exc).__name__}: {exc}")
+                        result.errors.append(error_text(label, cap, exc))
+                        result.compiles.setdefault(label, []).append(0)
+                        if _compiler_failure(exc):
+                            # Dynamo cannot trace this module: every other replay would fail alike.
+                            result.errors.append(f"torch.compile cannot compile {name or '(root)'}; its other "
+                                                 "compiled replays were skipped")
+                            break
+                        continue  # no verdict rests on a replay that raised
                     compiles = graphs[0] - before
                     in_sig = signature((args, kwargs))
                     new_in = in_sig not in seen_in
@@ -133,8 +177,18 @@ class CompileBackend(Backend):
                         if msg not in result.reasons and len(result.reasons) < 50:
                             result.reasons.append(msg)
                     if label == "as-captured" and compiles:
-                        result.rows.append(CallRecord(cap.step, name, result.cls, new_in, new_out, compiles,
-                                                      False, (), "; ".join(fresh[:3])))
+                        # New or seen as the record run saw it: a capture kept from a later step
+                        # is not a new shape when step 0 already had it.
+                        row_new_in = cap.new_in and new_in
+                        result.rows.append(CallRecord(cap.step, name, result.cls, row_new_in, new_out,
+                                                      compiles, False, (), "; ".join(fresh[:3])))
+            result.warnings.extend(noise.messages)
         finally:
             dynamo.reset()
         return result
+
+
+
+def _compiler_failure(exc: BaseException) -> bool:
+    """The compiler failed (Dynamo/Inductor), as opposed to the module raising on its input."""
+    return type(exc).__module__.startswith(("torch._dynamo", "torch._inductor", "torch._subclasses"))

@@ -28,6 +28,9 @@ class EmulateDetector(Detector):
         seen.add(sig)
         return 1
 
+    def reset(self) -> None:
+        self.cache.clear()
+
 
 class EmulateBackend(Backend):
     name = "emulate"

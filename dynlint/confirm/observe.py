@@ -85,7 +85,7 @@ class OpSite:
     calls: int = 0
     modules: set = field(default_factory=set)
     phases: set = field(default_factory=set)
-    # input signature -> distinct results seen for it (shapes, or values for host syncs)
+    # (module, input signature) -> distinct results seen for it (shapes, or values for host syncs)
     outcomes: dict = field(default_factory=dict)
 
     @property
@@ -93,8 +93,14 @@ class OpSite:
         """Same input shapes, different result: the data decided the shape (or the synced value)."""
         return any(len(v) > 1 for v in self.outcomes.values())
 
-    def add(self, in_sig: Any, result: Any) -> None:
+    def varied_in(self, module: str | None) -> bool:
+        """Varied in calls made by `module`'s own code: a helper shared by several modules is
+        data-dependent only in those where its result changed."""
+        return any(len(v) > 1 for (m, _), v in self.outcomes.items() if m == module)
+
+    def add(self, in_sig: Any, result: Any, module: str | None = None) -> None:
         self.calls += 1
+        in_sig = (module, in_sig)
         results = self.outcomes.get(in_sig)
         if results is None:
             if len(self.outcomes) >= _MAX_INPUT_VARIANTS:
@@ -144,6 +150,7 @@ class Observer(TorchDispatchMode):
         self.errors = 0
         self._kinds: dict[Any, str | None] = {}
         self._seen: dict[tuple, tuple] = {}
+        self.pending: list | None = None
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
@@ -203,14 +210,34 @@ class Observer(TorchDispatchMode):
             # returns something else: compare the n-th sync at this line within
             # the module call, not syncs of different constants (one per level, say).
             in_sig = (in_sig, top.sites.count(site_key))
+        module = top.name if top is not None else None
+        if top is not None:
+            top.sites.append(site_key)
+        if self.pending is not None:
+            self.pending.append((site_key, kind, in_sig, result, previous, module, self.phase))
+        else:
+            self._add(site_key, kind, in_sig, result, previous, module, self.phase)
+
+    def _add(self, site_key, kind, in_sig, result, previous, module, phase) -> None:
         site = self.sites.get(site_key)
         if site is None:
-            site = self.sites[site_key] = OpSite(where[0], where[1], str(func), kind)
+            site = self.sites[site_key] = OpSite(site_key[0], site_key[1], site_key[2], kind)
             if previous is not None:
-                site.add(in_sig, previous)
+                site.add(in_sig, previous, module)
                 site.calls -= 1
-        site.add(in_sig, result)
-        site.phases.add(self.phase)
-        if top is not None:
-            site.modules.add(top.name)
-            top.sites.append(site_key)
+        site.add(in_sig, result, module)
+        site.phases.add(phase)
+        if module is not None:
+            site.modules.add(module)
+
+    def hold(self) -> None:
+        """From now on keep what ops show in `pending`: a replay's evidence counts only if it ends well."""
+        self.pending = []
+
+    def commit(self) -> None:
+        held, self.pending = self.pending or [], None
+        for item in held:
+            self._add(*item)
+
+    def discard(self) -> None:
+        self.pending = None

@@ -6,7 +6,7 @@ number of input snapshots for every module that will be replayed.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import torch
@@ -25,6 +25,12 @@ class Capturer:
 
     When a module's quota is full, a call with an input shape not yet kept
     replaces a duplicate: distinct shapes are worth more to the replay.
+
+    Modules in `wanted` (their class holds a finding) are captured on every call.  While
+    `probing` (the first recorded step), every other module call is snapshotted tentatively
+    and kept only if a data-dependent op ran in the module's own code during that call
+    (a free function it called, say): such a module is replayed from step 0 on, with the
+    same inputs under every backend.
     """
 
     def __init__(self, wanted: set[str], per_module: int, max_bytes: int, observer):
@@ -35,39 +41,65 @@ class Capturer:
         self.kept: dict[str, list[Capture]] = {}
         self.bytes = 0
         self.dropped_for_memory: dict[str, int] = {}
+        self.probing = False
+        self.active = True  # off during the warm-up: its inputs are the same as step 0's
 
-    def __call__(self, name: str, module, args: tuple, kwargs: dict, tracker) -> None:
-        if name not in self.wanted or self.per_module <= 0:
-            return
-        kept = self.kept.setdefault(name, [])
-        in_sig = signature((args, kwargs))
-        victim = None
-        if len(kept) >= self.per_module:
-            if any(c.in_sig == in_sig for c in kept):
-                return
-            counts: dict = {}
-            for c in kept:
-                counts[c.in_sig] = counts.get(c.in_sig, 0) + 1
-            victim = next((i for i in range(len(kept) - 1, -1, -1) if counts[kept[i].in_sig] > 1), None)
-            if victim is None:
-                return
-        size = nbytes((args, kwargs))
-        freed = kept[victim].nbytes if victim is not None else 0
-        if self.bytes + size - freed > self.max_bytes and not self._make_room(size - freed, name):
-            self.dropped_for_memory[name] = self.dropped_for_memory.get(name, 0) + 1
-            return
+    def __call__(self, name: str, module, args: tuple, kwargs: dict, tracker) -> Capture | None:
+        if self.per_module <= 0 or not self.active:
+            return None
+        if name in self.wanted:
+            in_sig = signature((args, kwargs))
+            if self._slot(name, in_sig) is not False:
+                self._keep(name, self._snapshot(args, kwargs, tracker, name, in_sig))
+            return None
+        if self.probing:
+            return self._snapshot(args, kwargs, tracker, name, signature((args, kwargs)))
+        return None
+
+    def on_return(self, frame) -> None:
+        """Keep a tentative snapshot when the call ran a data-dependent op of its own."""
+        cap = frame.capture
+        frame.capture = None
+        if cap is not None and frame.sites and frame.name not in self.wanted:
+            self.wanted.add(frame.name)
+            self._keep(frame.name, cap)
+
+    def _snapshot(self, args, kwargs, tracker, name: str, in_sig) -> Capture:
         # Our own clone must not show up as ops of the model.
         self.observer.paused += 1
         try:
             args_copy, kwargs_copy = snapshot((args, kwargs))
         finally:
             self.observer.paused -= 1
-        cap = Capture(tracker.step, args_copy, kwargs_copy, in_sig, size)
+        new_in = in_sig not in getattr(tracker, "first_step", {}).get(name, ())
+        return Capture(tracker.step, args_copy, kwargs_copy, in_sig, nbytes((args_copy, kwargs_copy)), new_in)
+
+    def _slot(self, name: str, in_sig) -> int | None | bool:
+        """None: room left; an index: the duplicate to replace; False: nothing worth keeping."""
+        kept = self.kept.setdefault(name, [])
+        if len(kept) < self.per_module:
+            return None
+        if any(c.in_sig == in_sig for c in kept):
+            return False
+        counts: dict = {}
+        for c in kept:
+            counts[c.in_sig] = counts.get(c.in_sig, 0) + 1
+        victim = next((i for i in range(len(kept) - 1, -1, -1) if counts[kept[i].in_sig] > 1), None)
+        return False if victim is None else victim
+
+    def _keep(self, name: str, cap: Capture) -> None:
+        victim = self._slot(name, cap.in_sig)
+        if victim is False:
+            return
+        kept = self.kept[name]
+        freed = kept[victim].nbytes if victim is not None else 0
+        if self.bytes + cap.nbytes - freed > self.max_bytes and not self._make_room(cap.nbytes - freed, name):
+            self.dropped_for_memory[name] = self.dropped_for_memory.get(name, 0) + 1
+            return
         if victim is not None:
             kept.pop(victim)
-        self.bytes += size - freed
+        self.bytes += cap.nbytes - freed
         kept.append(cap)
-
 
     def _make_room(self, needed: int, name: str) -> bool:
         """Evict later snapshots of modules that hold more than `name` does, so that a module
@@ -84,13 +116,15 @@ class Capturer:
 
 def split_batch(batch: Any, step: int) -> tuple[tuple, dict]:
     """The factory contract: a Tensor is one positional argument, a tuple is the positional
-    arguments, a dict is keyword arguments; anything else is one positional argument."""
-    if isinstance(batch, dict):
+    arguments, a Mapping (dict, UserDict, BatchEncoding) is keyword arguments; anything else
+    (a graph batch object, a dataclass, a namedtuple, a list) is one positional argument,
+    passed as it is: model(batch)."""
+    if isinstance(batch, Mapping):
         bad = [k for k in batch if not isinstance(k, str)]
         if bad:
-            raise ConfirmError(f"batch {step} is a dict with non-string keys {bad[:3]!r}; "
-                               "a dict batch is passed as keyword arguments")
-        args, kwargs = (), dict(batch)
+            raise ConfirmError(f"batch {step} is a {type(batch).__name__} with non-string keys {bad[:3]!r}; "
+                               "a Mapping batch is passed as keyword arguments")
+        args, kwargs = (), dict(batch.items())
     elif isinstance(batch, tuple) and not hasattr(batch, "_fields"):
         args, kwargs = batch, {}
     else:
@@ -98,7 +132,8 @@ def split_batch(batch: Any, step: int) -> tuple[tuple, dict]:
     if next(tensors_in((args, kwargs)), None) is None:
         raise ConfirmError(
             f"batch {step} holds no tensor (got {type(batch).__name__}: {_short(batch)}); each batch must be "
-            "a Tensor, a tuple of positional arguments, or a dict of keyword arguments, containing tensors")
+            "a Tensor, a tuple of positional arguments, a Mapping of keyword arguments, or an object "
+            "(dataclass, namedtuple, attributes) holding tensors, passed as model(batch)")
     return args, kwargs
 
 
@@ -128,30 +163,77 @@ def iterate_batches(batches: Iterable, steps: int):
         step += 1
 
 
+def user_frame(exc: BaseException, locator=None) -> str:
+    """'file.py:LINE in function' of the innermost traceback frame in user code (not torch,
+    not dynlint, not the stdlib); the innermost frame of all when none is."""
+    from .findings import display_path
+    from .observe import SourceLocator
+
+    locator = locator or SourceLocator()
+    last = None
+    best = None
+    tb = exc.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        last = (code.co_filename, tb.tb_lineno, code.co_name)
+        if locator.user_path(code.co_filename) is not None:
+            best = last
+        tb = tb.tb_next
+    where = best or last
+    if where is None:
+        return ""
+    return f"{display_path(where[0])}:{where[1]} in {where[2]}"
+
+
+def model_error(exc: Exception, step_text: str, module: str | None, locator=None) -> ModelError:
+    if module is not None and len(module) > 80:
+        module = "..." + module[-77:]  # a very deep module path
+    inside = f" inside module {module or '(root)'!r}" if module is not None else ""
+    at = user_frame(exc, locator)
+    at = f" at {at}" if at else ""
+    return ModelError(f"the model raised at {step_text}{inside}{at}: {type(exc).__name__}: {exc}")
+
+
 def record(model: torch.nn.Module, batches: Iterable, steps: int, backend, tracker, observer,
-           after_step=None) -> int:
-    """Run the model; returns the number of steps run.  Raises ModelError if it raises."""
+           after_step=None, warmup: int = 1, capturer: Capturer | None = None) -> int:
+    """Run the model; returns the number of steps run.  Raises ModelError if it raises.
+
+    Before step 0, batch 0 runs `warmup` times more: state a model sets on its first call
+    (an anchor cache, lazy initialisation) must not pass for data dependence.  The tracker
+    keeps the warm-up's rows apart and starts afresh after it.
+    """
     run = 0
     with tracker:
         for step, batch in iterate_batches(batches, steps):
             args, kwargs = split_batch(batch, step)
             args, kwargs = backend.to_device((args, kwargs))
+            if step == 0 and warmup > 0:
+                if capturer is not None:
+                    capturer.active = False
+                for _ in range(warmup):
+                    tracker.step = -1
+                    observer.phase = "warm-up"
+                    _run_step(model, args, kwargs, backend, tracker, observer, "step 0 (its warm-up run)")
+                tracker.end_warmup()
+                if capturer is not None:
+                    capturer.active = True
+            if capturer is not None:
+                capturer.probing = step == 0
             tracker.step = step
             observer.phase = f"record:{step}"
-            try:
-                with torch.no_grad(), observer:
-                    model(*args, **kwargs)
-                backend.after_step()
-            except Exception as exc:
-                where = tracker.failed_in
-                if where is not None and len(where) > 80:
-                    where = "..." + where[-77:]  # a very deep module path
-                inside = f" inside module {where or '(root)'!r}" if where is not None else ""
-                raise ModelError(f"the model raised at step {step}{inside}: {type(exc).__name__}: {exc}") from exc
+            _run_step(model, args, kwargs, backend, tracker, observer, f"step {step}")
             run += 1
             if after_step is not None:
                 after_step()
+        if capturer is not None:
+            capturer.probing = False
     return run
 
 
-
+def _run_step(model, args, kwargs, backend, tracker, observer, step_text: str) -> None:
+    try:
+        with torch.no_grad(), observer:
+            model(*args, **kwargs)
+        backend.after_step()
+    except Exception as exc:
+        raise model_error(exc, step_text, tracker.failed_in, observer.locator) from exc

@@ -15,7 +15,7 @@ from typing import Any
 
 import torch
 
-from .tracker import CallRecord, Tracker, class_name
+from .tracker import CallRecord, Tracker, class_name, module_names
 from .values import perturb
 
 PASSES = ("as-captured", "as-captured-again", "perturbed")
@@ -28,6 +28,7 @@ class Capture:
     kwargs: dict
     in_sig: Any
     nbytes: int
+    new_in: bool = True  # first time the record run saw this input shape for this module
 
 
 @dataclass
@@ -40,6 +41,13 @@ class ModuleReplay:
     errors: list = field(default_factory=list)
     reasons: list = field(default_factory=list)  # backend-specific explanations (compile: guard failures, graph breaks)
     rows: list = field(default_factory=list)  # CallRecords of pass 1, for backends without a record-time table
+    warnings: list = field(default_factory=list)  # what the backend printed (torch.compile warnings), captured
+
+    @property
+    def inconclusive(self) -> bool:
+        """A replay raised: the inputs we made were not valid for this module, so no verdict
+        rests on that replay (its ops are discarded); the others still count."""
+        return bool(self.errors)
 
     @property
     def data_dependent(self) -> bool:
@@ -71,26 +79,46 @@ def pass_inputs(captures: list[Capture], generator: torch.Generator):
             yield label, cap, args, kwargs
 
 
+def error_text(label: str, cap: Capture, exc: BaseException) -> str:
+    """One readable line: the exception's first line and where in user code it was raised."""
+    from .record import user_frame
+
+    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    first = lines[0] if lines else ""
+    if len(first) > 300:
+        first = first[:297] + "..."
+    at = user_frame(exc)
+    return f"{label} replay of step {cap.step} raised {type(exc).__name__}: {first}".strip() + (
+        f" (at {at})" if at else "")
+
+
 def generic_replay(backend, module: torch.nn.Module, name: str, captures: list[Capture], observer,
                    generator: torch.Generator, seed: int = 0) -> ModuleReplay:
-    """Replay through a Tracker watching only `module`: cheap, and the backend's detector decides."""
+    """Replay through a Tracker watching only `module`, under the op observer: cheap, and the
+    backend's detector decides.  The ops of a call that raised are discarded."""
     result = ModuleReplay(name, class_name(type(module)), len(captures))
-    tracker = Tracker({id(module): (name, module)}, backend.detector())
+    # Its children are tracked too, under their full names: an op in a child's code must be
+    # the child's, not the replayed module's own (only this module's compiles are counted).
+    names = {key: (f"{name}.{sub}" if name and sub else name or sub, mod)
+             for key, (sub, mod) in module_names(module).items()}
+    tracker = Tracker(names, backend.detector())
     observer.stack = tracker.stack
     with tracker:
         for label, cap, args, kwargs in pass_inputs(captures, generator):
             observer.phase = f"replay:{label}"
             tracker.step = cap.step
             before = len(tracker.records)
+            observer.hold()
             try:
                 with observer:
                     _call(module, args, kwargs, seed)
                 backend.after_step()
             except Exception as exc:
-                result.errors.append(f"{label} replay of step {cap.step} raised "
-                                     f"{type(exc).__name__}: {exc}".strip())
+                observer.discard()
+                result.errors.append(error_text(label, cap, exc))
                 result.compiles.setdefault(label, []).append(0)
                 continue
+            observer.commit()
             new: list[CallRecord] = [r for r in tracker.records[before:] if r.name == name]
             compiles = sum(r.recompiled for r in new)
             result.compiles.setdefault(label, []).append(compiles)

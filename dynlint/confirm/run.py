@@ -12,13 +12,22 @@ import torch
 from . import findings as fnd
 from .backends import Backend, get_backend
 from .findings import ConfirmError, StaticFinding
+from .modules import DYNAMIC, INCONCLUSIVE, ModuleVerdict, judge_modules
 from .observe import Observer, SourceLocator
 from .record import Capturer, record
 from .replay import ModuleReplay, generic_replay
-from .tracker import CallRecord, ModuleStats, Tracker, class_name, module_names
+from .tracker import (
+    CallRecord,
+    ModuleStats,
+    Tracker,
+    class_name,
+    module_names,
+    module_paths,
+)
 from .verdicts import CONFIRMED, Verdict, judge, misses
 
 DEFAULT_STEPS = 5
+DEFAULT_WARMUP = 1
 
 
 @dataclass
@@ -36,6 +45,12 @@ class ConfirmResult:
     sites: dict = field(default_factory=dict)  # (path, line, op) -> OpSite
     notes: list[str] = field(default_factory=list)
     timings: dict = field(default_factory=dict)  # seconds spent in scan / record / replay
+    module_verdicts: list[ModuleVerdict] = field(default_factory=list)
+    cleared: list[str] = field(default_factory=list)  # recompiles explained by state, cleared by a replay
+    warmup: int = 0
+    warmup_rows: list[CallRecord] = field(default_factory=list)
+    compiler_warnings: list[str] = field(default_factory=list)
+    detects_in_record: bool = True
 
     @property
     def confirmed(self) -> list[Verdict]:
@@ -46,10 +61,12 @@ class ConfirmResult:
         return 1 if self.confirmed else 0
 
     def dynamic_modules(self) -> list[str]:
-        """Modules whose graph changed with input shapes already seen, by their own ops or in replay."""
-        names = {r.name for r in self.rows if r.unexpected and (r.sites or not r.child_recompiled)}
-        names.update(r.name for r in self.replays if r.data_dependent)
-        return sorted(names, key=lambda n: (n.count("."), n))
+        """Modules dynamic through their own code: an op there gave a result that varied
+        for the same input shapes (see modules.py).  Already ordered shallow to deep."""
+        return [v.name for v in self.module_verdicts if v.verdict == DYNAMIC]
+
+    def inconclusive_modules(self) -> list[str]:
+        return [v.name for v in self.module_verdicts if v.verdict == INCONCLUSIVE]
 
     def verdict_for(self, path: str, line: int) -> Verdict | None:
         path = os.path.realpath(path)
@@ -64,29 +81,35 @@ class ConfirmResult:
 
 
 def _pick_replays(static: list[StaticFinding], covered: dict, rows: list[CallRecord], captured: dict,
-                  limit: int) -> list[str]:
-    """Modules worth replaying: captured ones in which a flagged line ran.
-    Modules that already misbehaved on their own go first; deep ones next (cheaper to replay)."""
+                  limit: int, sites: dict) -> list[str]:
+    """Modules worth replaying: captured ones in which a flagged line or a data-dependent op ran.
+    Modules that already misbehaved on their own go first; deep ones next (cheaper to replay).
+    The choice rests on the observer, not on the backend, so every backend replays the same."""
     flagged = {(f.path, ln) for f in static for ln in range(f.line, f.end_line + 1)}
     ran_in = {m for key, mods in covered.items() if key in flagged for m in mods}
-    suspicious = {r.name for r in rows if r.unexpected and (r.sites or not r.child_recompiled)}
-    chosen = [n for n in captured if captured[n] and (n in ran_in or n in suspicious)]
+    own_ops = {m for s in sites.values() for m in s.modules}
+    suspicious = {r.name for r in rows if r.unexpected and not r.child_recompiled}
+    suspicious |= {m for s in sites.values() for m in s.modules if s.varied_in(m)}
+    chosen = [n for n in captured if captured[n] and (n in ran_in or n in suspicious or n in own_ops)]
     chosen.sort(key=lambda n: (n not in suspicious, -n.count("."), n))
     return chosen[:limit]
 
 
 def _replay(backend, names: list[str], modules: dict, captured: dict, observer, seed: int) -> list[ModuleReplay]:
-    generator = torch.Generator().manual_seed(seed)
     with torch.random.fork_rng(devices=[]):  # replays reseed torch; the caller's RNG state survives
-        return [_replay_one(backend, name, modules[name], captured[name], observer, generator, seed)
-                for name in names]
+        return [_replay_one(backend, name, modules[name], captured[name], observer, seed) for name in names]
 
 
-def _replay_one(backend, name, module, captures, observer, generator, seed) -> ModuleReplay:
-    result = backend.replay(module, name, captures, observer, generator, seed)
-    if result is None:
-        result = generic_replay(backend, module, name, captures, observer, generator, seed)
-    return result
+def _replay_one(backend, name, module, captures, observer, seed) -> ModuleReplay:
+    """The eager replay under the op observer, for every backend (the evidence of varying ops
+    must not depend on the backend); then the backend's own replay if it has one, on the very
+    same perturbed inputs (same generator seed)."""
+    observed = generic_replay(backend, module, name, captures, observer, torch.Generator().manual_seed(seed), seed)
+    own = backend.replay(module, name, captures, observer, torch.Generator().manual_seed(seed), seed)
+    if own is None:
+        return observed
+    own.errors = list(dict.fromkeys(observed.errors + own.errors))
+    return own
 
 
 def _table(backend, tracker: Tracker, replays: list[ModuleReplay]) -> tuple[list[CallRecord], dict]:
@@ -107,7 +130,7 @@ def _table(backend, tracker: Tracker, replays: list[ModuleReplay]) -> tuple[list
 def run_confirm(model: torch.nn.Module, batches: Iterable, paths: Iterable[str] = (), *,
                 steps: int = DEFAULT_STEPS, backend: str | Backend = "auto", findings: Iterable[Any] | None = None,
                 max_captures: int = 4, max_capture_bytes: int = 256 << 20, max_replays: int = 32,
-                seed: int = 0) -> ConfirmResult:
+                seed: int = 0, warmup: int = DEFAULT_WARMUP) -> ConfirmResult:
     """Confirm or clear dynlint's static findings by running `model` on `batches`.
 
     `paths` are scanned with dynlint's static analyzer unless `findings` are given
@@ -118,6 +141,8 @@ def run_confirm(model: torch.nn.Module, batches: Iterable, paths: Iterable[str] 
         raise ConfirmError(f"model must be a torch.nn.Module, got {type(model).__name__}")
     if steps < 1:
         raise ConfirmError("steps must be at least 1")
+    if warmup < 0:
+        raise ConfirmError("warmup must be 0 or more")
     paths = [str(p) for p in paths]
     clock = time.perf_counter()
     static = [fnd.convert(f) for f in findings] if findings is not None else fnd.scan(paths)
@@ -134,9 +159,10 @@ def run_confirm(model: torch.nn.Module, batches: Iterable, paths: Iterable[str] 
     groups = fnd.group(static, linked)
     observer = Observer([], {f.path for f in static}, SourceLocator())
     capturer = Capturer(set(linked), max_captures, max_capture_bytes, observer)
-    tracker = Tracker(names, chosen.detector(), capturer)
+    tracker = Tracker(names, chosen.detector(), capturer, paths=module_paths(model), on_return=capturer.on_return)
     observer.stack = tracker.stack
-    # Findings in free functions: capture whichever module ran their lines, from the next step on.
+    # Findings in free functions: whichever module ran their lines is captured from the next step
+    # on; the capturer's probe of step 0 has already kept its step-0 inputs if an op there ran.
     free = [f for f in static if not any(f in held for held in linked.values())]
     free_lines = {(f.path, ln) for f in free for ln in range(f.line, f.end_line + 1)}
 
@@ -146,7 +172,8 @@ def run_confirm(model: torch.nn.Module, batches: Iterable, paths: Iterable[str] 
 
     timings = {"scan": time.perf_counter() - clock}
     clock = time.perf_counter()
-    steps_run = record(model, batches, steps, chosen, tracker, observer, after_step=step_hook)
+    steps_run = record(model, batches, steps, chosen, tracker, observer, after_step=step_hook, warmup=warmup,
+                       capturer=capturer)
     if steps_run == 0:
         raise ConfirmError("batches is empty: the model never ran")
     if tracker.hook_failures:
@@ -160,7 +187,7 @@ def run_confirm(model: torch.nn.Module, batches: Iterable, paths: Iterable[str] 
         if not g["modules"]:
             lines = {(f.path, ln) for f in g["findings"] for ln in range(f.line, f.end_line + 1)}
             g["modules"].update(m for key in lines & observer.covered.keys() for m in observer.covered[key] if m)
-    to_replay = _pick_replays(static, observer.covered, tracker.records, capturer.kept, max_replays)
+    to_replay = _pick_replays(static, observer.covered, tracker.records, capturer.kept, max_replays, observer.sites)
     skipped = [n for n in linked if n not in to_replay]
     if skipped:
         notes.append(f"not replayed ({len(skipped)}): flagged lines never ran, no capture, or over the "
@@ -178,6 +205,16 @@ def run_confirm(model: torch.nn.Module, batches: Iterable, paths: Iterable[str] 
         locations.setdefault(class_name(cls), fnd.display_path(fnd.class_file(cls) or "?"))
     if observer.errors:
         notes.append(f"the op observer failed on {observer.errors} op(s); results may be incomplete")
-    verdicts = judge(static, observer.sites, observer.covered)
+    verdicts = judge(static, observer.sites, observer.covered, replays)
+    classes = {name: class_name(type(module)) for name, module in names.values()}
+    module_verdicts, cleared = judge_modules(chosen.name, chosen.detects_in_record, rows, replays, observer.sites,
+                                             classes)
+    warnings = [w for r in replays for w in r.warnings]
+    if warnings:
+        distinct = list(dict.fromkeys(warnings))
+        notes.append(f"torch.compile printed {len(warnings)} warning(s) ({len(distinct)} distinct), kept off "
+                     f"stderr; the first: {distinct[0]}")
     return ConfirmResult(chosen.name, steps_run, static, groups, rows, stats, locations, replays, verdicts,
-                         misses(static, observer.sites, scanned), observer.sites, notes, timings)
+                         misses(static, observer.sites, scanned), observer.sites, notes, timings,
+                         module_verdicts, cleared, warmup, tracker.warmup_records, warnings,
+                         chosen.detects_in_record)

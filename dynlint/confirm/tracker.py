@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import torch
@@ -34,15 +34,36 @@ def module_names(root: torch.nn.Module) -> dict[int, tuple[str, torch.nn.Module]
     return names
 
 
+def module_paths(root: torch.nn.Module) -> dict[int, list[str]]:
+    """id(module) -> every dotted path it is reachable by (one per owner attribute): an instance
+    shared by several owners (one activation used by every block) has several paths."""
+    paths: dict[int, list[str]] = {id(root): [""]}
+    todo = [("", root)]
+    while todo:
+        prefix, mod = todo.pop()
+        for child_name, child in mod._modules.items():
+            if child is None:
+                continue
+            name = f"{prefix}.{child_name}" if prefix else child_name
+            known = paths.get(id(child))
+            if known is None:
+                paths[id(child)] = [name]
+                todo.append((name, child))
+            elif name not in known and len(known) < 1000:
+                known.append(name)
+    return paths
+
+
 def class_name(cls: type) -> str:
     return f"{cls.__module__}.{cls.__qualname__}"
 
 
 class Frame:
-    __slots__ = ("child_recompiled", "detail", "in_sig", "module", "name", "sites", "state", "tokens")
+    __slots__ = ("capture", "child_recompiled", "detail", "in_sig", "module", "name", "path", "sites", "state", "tokens")
 
-    def __init__(self, name: str, module: torch.nn.Module, in_sig: Any):
+    def __init__(self, name: str, module: torch.nn.Module, in_sig: Any, path: str | None = None):
         self.name = name
+        self.path = name if path is None else path  # the owner path of this call (shared modules)
         self.module = module
         self.in_sig = in_sig
         self.tokens: list = []
@@ -50,6 +71,7 @@ class Frame:
         self.sites: list = []
         self.state: Any = None  # detector scratch space; emulate keeps the graph signature here
         self.detail = ""
+        self.capture: Any = None  # a tentative input snapshot (see record.Capturer)
 
 
 @dataclass
@@ -78,6 +100,7 @@ class ModuleStats:
     recompiles: int = 0
     unexpected: int = 0
     input_shapes: int = 0  # distinct input shape signatures seen
+    paths: dict = field(default_factory=dict)  # owner path -> calls, for a module shared by several owners
 
 
 class Detector:
@@ -89,13 +112,21 @@ class Detector:
     def end(self, frame: Frame, out_sig: Any) -> int:
         return 0
 
+    def reset(self) -> None:
+        """Forget the graphs compiled so far (after the warm-up), where the backend can."""
+
 
 class Tracker:
     """Runs hooks on the modules in `names` and turns their calls into CallRecords."""
 
     def __init__(self, names: dict[int, tuple[str, torch.nn.Module]], detector: Detector,
-                 on_call: Callable[[str, torch.nn.Module, tuple, dict, Any], None] | None = None):
+                 on_call: Callable[[str, torch.nn.Module, tuple, dict, Any], None] | None = None,
+                 paths: dict[int, list[str]] | None = None, on_return: Callable[[Frame], None] | None = None):
         self.names = names
+        self.paths = {k: v for k, v in (paths or {}).items() if len(v) > 1}  # shared modules only
+        self.on_return = on_return
+        self.first_step: dict[str, dict] = {}  # name -> input signature -> step it was first seen
+        self.warmup_records: list[CallRecord] = []
         self.detector = detector
         self.on_call = on_call
         self.stack: list[Frame] = []
@@ -126,9 +157,16 @@ class Tracker:
         self.stack.clear()
 
     def _pre(self, name: str, module: torch.nn.Module, args: tuple, kwargs: dict) -> None:
+        capture = None
         if self.on_call is not None:
-            self.on_call(name, module, args, kwargs, self)
-        frame = Frame(name, module, signature((args, kwargs)))
+            capture = self.on_call(name, module, args, kwargs, self)
+        path = None
+        shared = self.paths.get(id(module))
+        if shared is not None:
+            owner = self.stack[-1].path if self.stack else ""
+            path = next((p for p in shared if p.rpartition(".")[0] == owner), shared[0])
+        frame = Frame(name, module, signature((args, kwargs)), path)
+        frame.capture = capture
         self.stack.append(frame)
         self.detector.begin(frame)
 
@@ -144,6 +182,8 @@ class Tracker:
             if self.failed_in is None:
                 self.failed_in = name
             return  # forward raised: there is no graph to speak of
+        if self.on_return is not None:
+            self.on_return(frame)
         out_sig = signature(output)
         compiled = self.detector.end(frame, out_sig)
         cls = class_name(type(module))
@@ -156,7 +196,10 @@ class Tracker:
         new_out = out_sig not in seen_out
         seen_in.add(frame.in_sig)
         seen_out.add(out_sig)
+        self.first_step.setdefault(name, {}).setdefault(frame.in_sig, self.step)
         stats.calls += 1
+        if id(module) in self.paths:
+            stats.paths[frame.path] = stats.paths.get(frame.path, 0) + 1
         stats.input_shapes = len(seen_in)
         if stack:
             parent = stack[-1]
@@ -170,3 +213,14 @@ class Tracker:
             if record.unexpected:
                 stats.unexpected += 1
             self.records.append(record)
+
+    def end_warmup(self) -> None:
+        """The warm-up steps are over: keep their rows apart and start from a clean slate, so that
+        state a model sets on its first call (caches, lazy init) does not pass for dynamicity."""
+        self.warmup_records = self.records
+        self.records = []
+        self.stats.clear()
+        self._seen_in.clear()
+        self._seen_out.clear()
+        self.first_step.clear()
+        self.detector.reset()

@@ -4,7 +4,9 @@ confirmed       a data-dependent op ran on the finding's lines and, for the same
                 input shapes, gave different output shapes (or, for a host sync
                 such as .item(), different values) -- the graph would change;
 ran-but-static  the lines ran, but no data-dependent op there ever changed;
-not-exercised   the lines never ran in the recorded steps or the replays.
+not-exercised   the lines never ran in the recorded steps or the replays;
+inconclusive    no change was seen, but a replay of a module that ran the lines raised:
+                the evidence is incomplete, and no verdict rests on a broken replay.
 """
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from dataclasses import dataclass, field
 from .findings import StaticFinding, display_path
 from .observe import SYNC, OpSite
 
-CONFIRMED, STATIC, NOT_RUN = "confirmed", "ran-but-static", "not-exercised"
+CONFIRMED, STATIC, NOT_RUN, INCONCLUSIVE = "confirmed", "ran-but-static", "not-exercised", "inconclusive"
 
 
 @dataclass
@@ -26,7 +28,7 @@ class Verdict:
 
     def to_dict(self) -> dict:
         return {"finding": self.finding.to_dict(), "verdict": self.verdict, "evidence": self.evidence,
-                "ops": [site_text(s) for s in self.sites], "modules": self.modules}
+                "ops": [site_text(s) for s in self.sites], "modules": [m or "(root)" for m in self.modules]}
 
 
 def short_op(op: str) -> str:
@@ -51,7 +53,8 @@ def _describe(site: OpSite) -> str:
     return f"{short_op(site.op)} ran {site.calls}x, always the same result for the same input shapes"
 
 
-def judge(findings: list[StaticFinding], sites: dict, covered: dict) -> list[Verdict]:
+def judge(findings: list[StaticFinding], sites: dict, covered: dict, replays: list = ()) -> list[Verdict]:
+    broken = {r.name: r.errors for r in replays if r.errors}
     by_line: dict[tuple[str, int], list[OpSite]] = {}
     for site in sites.values():
         by_line.setdefault((site.path, site.line), []).append(site)
@@ -70,6 +73,11 @@ def judge(findings: list[StaticFinding], sites: dict, covered: dict) -> list[Ver
             verdict, evidence = STATIC, "the line ran, but no data-dependent op ran on it"
         else:
             verdict, evidence = NOT_RUN, "the line never ran in the recorded steps"
+        failed = [m for m in modules if m in broken]
+        if verdict == STATIC and failed:
+            verdict = INCONCLUSIVE
+            evidence = (f"no change seen, but the replay of {failed[0] or '(root)'} raised, so the perturbed "
+                        f"evidence is missing: {broken[failed[0]][0]}")
         verdicts.append(Verdict(f, verdict, evidence, changed or here, modules))
     return verdicts
 
