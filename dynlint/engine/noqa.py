@@ -181,9 +181,10 @@ def add_directives(source: str, codes_by_line: dict) -> tuple[str, int, list]:
         if d is not None and d.codes is None:
             continue                                   # blanket: already suppressed
         if d is not None:
-            merged = list(d.codes) + [c for c in sorted(codes) if not any(c.startswith(x) for x in d.codes)]
-            if list(merged) == list(d.codes):
+            new = [c for c in sorted(codes) if not any(c.startswith(x) for x in d.codes)]
+            if not new:
                 continue
+            merged = list(d.codes) + list(d.invalid) + new
             colon = _DIRECTIVE.search(d.comment).end()
             a, b = d.comment_col + colon, d.comment_col + d.end
             body = body[:a] + " " + ", ".join(merged) + body[b:]

@@ -220,9 +220,9 @@ def _check(args) -> int:
     if args.diff:
         body = diff_text
         if not args.quiet:
-            would = sum(1 for f in before if report.fixable(f, unsafe_on)) - safe
+            would = sum(1 for f in before if report.fixable(f, unsafe_on)) if diff_text else 0
             hidden = 0 if unsafe_on else sum(1 for f in before if f.fix and f.fix.applicability == "unsafe")
-            sys.stderr.write(report.diff_summary(max(would, 0), hidden))
+            sys.stderr.write(report.diff_summary(would, hidden))
     elif args.statistics:
         body = report.statistics(findings, args.format, unsafe_on)
     else:

@@ -24,9 +24,11 @@ def render(findings, fmt: str, unsafe: bool = False) -> str:
 
 
 def fingerprint(f) -> str:
-    """Stable across edits elsewhere in the file and of the flagged expression's line number:
-    the code, the enclosing function, and the flagged line's text with spaces squeezed."""
-    context = " ".join(source_line(f).split())
+    """Stable when lines move and when the flagged expression itself is edited: the code, the
+    enclosing function, and the flagged line's text around the flagged span, without spaces."""
+    text = source_line(f)
+    end = f.end_column if f.end_line == f.line else len(text) + 1
+    context = "".join((text[:f.column - 1] + "\u2026" + text[end - 1:]).split())
     key = f"{f.code}\0{f.path}\0{f.cell}\0{f.scope}\0{context}"
     return hashlib.sha256(key.encode("utf-8")).hexdigest()
 
