@@ -258,11 +258,21 @@ def _render(template: str, binds, lines, rule, matched) -> str:
     for var, node in [("match", matched), *binds.items()]:
         if isinstance(node, ast.AST) and hasattr(node, "lineno"):
             text = " ".join(segment(node, lines).split())
-            values[var] = text if len(text) <= 60 else text[:57] + "..."
+            values[var] = text if len(text) <= 60 else _shorten(text, 57)
     try:
         return template.format_map(_Default(values))
     except (ValueError, IndexError):
         return template
+
+
+def _shorten(text: str, width: int) -> str:
+    """`text` cut to about `width` characters at a token boundary, never inside a name."""
+    cut = text[:width]
+    if re.match(r"\w", text[width:width + 1] or " "):
+        partial = re.search(r"\w*$", cut).group()
+        if len(partial) < len(cut):
+            cut = cut[:len(cut) - len(partial)]
+    return cut.rstrip() + " ..."
 
 
 class _Default(dict):
