@@ -109,3 +109,15 @@ def test_diff_count_show_fixes_and_exit_switches(dynlint, write, tmp_path):
 def test_rule_all(dynlint):
     r = dynlint("rule", "--all")
     assert r.returncode == 0 and "# DYN101 boolean-mask-index" in r.stdout and "# DYN100 unused-noqa" in r.stdout
+
+
+def test_long_expressions_are_shortened_between_tokens(dynlint, write, tmp_path):
+    name = "encoder_hidden_states_after_the_projection_layer"
+    write("m.py", "import torch\nclass N(torch.nn.Module):\n    def forward(self, x):\n"
+                  f"        {name} = x * 2\n        return {name}[{name} > 0]\n")
+    r = dynlint("check", "--no-cache", "-q", "m.py", cwd=tmp_path)
+    quoted = r.stdout.split("`")[1]
+    assert quoted.endswith(" ...") and len(quoted) < 70
+    shown = quoted[:-4]
+    # whatever is shown ends with a whole name or a punctuation mark, never half a name
+    assert shown.endswith("[") or shown.endswith(name), shown
