@@ -20,6 +20,7 @@ class Fix:
     description: str
     edits: tuple[Edit, ...]
     imports: tuple[str, ...] = ()
+    text_only: bool = False     # plain text edits (comments), applied without libcst
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,7 @@ class Finding:
     severity: str = "error"
     scope: str = "<module>"     # enclosing function, e.g. "InnerNet.forward"
     fix: Fix | None = None
+    cell: int | None = None     # notebooks: 1-based cell number; line/column are in that cell
 
     @property
     def sort_key(self):
@@ -49,7 +51,9 @@ NULL_BYTES = ("DYN903", "null-bytes")
 TOO_LARGE = ("DYN904", "file-too-large")
 UNREADABLE = ("DYN905", "unreadable-file")
 INTERNAL_ERROR = ("DYN999", "internal-error")
-FILE_DIAGNOSTICS = (SYNTAX_ERROR, ENCODING_ERROR, NULL_BYTES, TOO_LARGE, UNREADABLE, INTERNAL_ERROR)
+INVALID_NOTEBOOK = ("DYN906", "invalid-notebook")
+FILE_DIAGNOSTICS = (SYNTAX_ERROR, ENCODING_ERROR, NULL_BYTES, TOO_LARGE, UNREADABLE,
+                    INVALID_NOTEBOOK, INTERNAL_ERROR)
 
 
 def file_diagnostic(kind, path: str, message: str, line: int = 1, column: int = 1) -> Finding:

@@ -151,7 +151,9 @@ def test_noqa(dynlint, write, tmp_path):
     write("m.py", src)
     r = dynlint("check", "m.py", "--no-cache", "-q", cwd=tmp_path)
     lines = r.stdout.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("m.py:5:") and "DYN101" in lines[0]
+    assert len(lines) == 2 and lines[0].startswith("m.py:5:") and "DYN101" in lines[0]
+    # the DYN102 on that line suppresses nothing: reported as unused (DYN100)
+    assert lines[1].startswith("m.py:5:19: DYN100") and "unused: `DYN102`" in lines[1]
 
 
 def test_file_level_noqa(dynlint, write, tmp_path):

@@ -65,7 +65,7 @@ def test_unsafe_fixes_need_their_flag(dynlint, write, tmp_path):
     path = write("m.py", UNSAFE_ONLY)
     r = dynlint("check", "--fix", "--no-cache", "m.py", cwd=tmp_path)
     assert path.read_text() == UNSAFE_ONLY and r.returncode == 1
-    assert "[*] 0 fixable with `--fix` (1 more with `--unsafe-fixes`)." in r.stdout
+    assert r.stdout.endswith("Found 1 issue.\n1 unsafe fix available with `--fix --unsafe-fixes`.\n")
     r = dynlint("check", "--fix", "--unsafe-fixes", "--no-cache", "m.py", cwd=tmp_path)
     assert path.read_text() == UNSAFE_ONLY.replace(
         "x[x > 0]", "torch.where(x > 0, x, torch.zeros_like(x))")
@@ -76,12 +76,12 @@ def test_hint_counts_fixable_findings(dynlint, write, tmp_path):
     write("m.py", FIXABLE)
     write("u.py", UNSAFE_ONLY)
     r = dynlint("check", "--no-cache", ".", cwd=tmp_path)
-    assert "[*] 1 fixable with `--fix` (1 more with `--unsafe-fixes`)." in r.stdout
+    assert "[*] 1 fixable with `--fix` (1 unsafe fix available with `--fix --unsafe-fixes`)." in r.stdout
 
 
 def test_show_fixes(dynlint, write, tmp_path):
     write("m.py", FIXABLE)
-    r = dynlint("check", "--show-fixes", "--no-cache", "m.py", cwd=tmp_path)
+    r = dynlint("check", "--show-fix-suggestions", "--no-cache", "m.py", cwd=tmp_path)
     lines = r.stdout.splitlines()
     i = next(k for k, line in enumerate(lines) if "DYN101" in line)
     assert lines[i + 1].startswith("    fix (safe): sum over the whole tensor")

@@ -161,7 +161,7 @@ def test_filtered_product_is_not_a_safe_fix(tmp_path, dynlint):
     path.write_text(FILTERED_PRODUCT)
     r = dynlint("check", "--fix", "--no-cache", path, cwd=tmp_path)
     assert path.read_text() == FILTERED_PRODUCT
-    assert "1 more with `--unsafe-fixes`" in r.stdout
+    assert "1 unsafe fix available with `--fix --unsafe-fixes`" in r.stdout
 
 
 def test_mark_step_split_keeps_the_module_working_without_gaudi(tmp_path, dynlint):

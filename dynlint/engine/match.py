@@ -11,16 +11,13 @@ import re
 from dataclasses import dataclass, field
 
 from ..analysis.walker import Analyzer
-from ..finding import Finding
+from ..finding import Edit, Finding, Fix
+from . import noqa as noqa_lib
 from .patterns import Matcher
 from .predicates import MatchContext
 from .rules import Rule
 
 _LINE_SPLIT = re.compile(r"\r\n|\r|\n")
-_NOQA = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]*(?:[,\s]+[A-Z]+[0-9]*)*))?",
-                   re.IGNORECASE)
-_FILE_NOQA = re.compile(r"^\s*#\s*dynlint:\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]*(?:[,\s]+[A-Z]+[0-9]*)*))?",
-                        re.IGNORECASE | re.MULTILINE)
 
 
 @dataclass
@@ -51,6 +48,7 @@ class Engine:
         self._positioned: dict[str, list] = {}
         gate: set[str] = set()
         self._ungated = False
+        self._unused_noqa = next((r for r in rules if r.builtin == "unused-noqa"), None)
         for rule in rules:
             if rule.requires_text:
                 gate.update(rule.requires_text)
@@ -125,21 +123,26 @@ class Engine:
             analyzer.hooks[ast.Call] = on_call
         analyzer.position_hooks = {p: typed(e) for p, e in self._positioned.items()}
         analyzer.run(tree, lines)
-        findings = self._finish([c for c in candidates if c.conditional is None], source, lines, path)
+        noqa = noqa_lib.scan(source)
+        findings = self._finish([c for c in candidates if c.conditional is None], source, lines,
+                                path, noqa)
         if collect:
             from ..analysis.scopes import cross_file_facts
             facts.exports, facts.model_refs = cross_file_facts(analyzer.scopes, lines, module, is_package)
             pending = [c for c in candidates if c.conditional is not None]
             if pending:
-                facts.conditional = self._conditional(pending, source, lines, path)
+                facts.conditional = self._conditional(pending, source, lines, path, noqa)
+        if self._unused_noqa is not None and noqa.lines:
+            findings += self._unused_findings(noqa, lines, path)
+            findings.sort(key=lambda f: f.sort_key)
         candidates.clear()
         analyzer.release()
         return findings, facts
 
-    def _conditional(self, pending, source, lines, path):
+    def _conditional(self, pending, source, lines, path, noqa):
         out, seen = [], set()
         for c in pending:
-            for f in self._finish([c], source, lines, path):
+            for f in self._finish([c], source, lines, path, noqa):
                 if (f.code, f.line, f.column) not in seen:
                     seen.add((f.code, f.line, f.column))
                     out.append((c.conditional, f))
@@ -175,17 +178,31 @@ class Engine:
             fix = suggest_fix(rule, node, binds, analyzer, matcher)
         out.append(_Candidate(rule, spec, node, binds, ctx, fix, conditional))
 
-    def _finish(self, candidates, source, lines, path) -> list[Finding]:
+    def _unused_findings(self, noqa, lines, path) -> list[Finding]:
+        """DYN100: codes of this tool in `# noqa` comments that suppressed nothing."""
+        rule = self._unused_noqa
+        from ..engine.rules import known_codes
+        known = known_codes() | {r.code for r in self.rules}
+        enabled = {r.code for r in self.rules}
+        prefixes = tuple(sorted({re.match(r"[A-Z]+", k).group() for k in known}))
+        out = []
+        for d, kinds in noqa_lib.unused(noqa, prefixes, known, enabled):
+            text = lines[d.line - 1]
+            a, b, new = noqa_lib.removal(d, kinds, text)
+            fix = Fix("safe", "Remove unused `noqa` codes" if new else "Remove unused `noqa` directive",
+                      (Edit(d.line, a + 1, d.line, b + 1, new),), text_only=True)
+            col = d.comment_col + d.start
+            out.append(Finding(path, d.line, col + 1, d.line, d.comment_col + d.end + 1, rule.code,
+                               rule.name, noqa_lib.describe(kinds), rule.severity, "<module>", fix))
+        return out
+
+    def _finish(self, candidates, source, lines, path, noqa) -> list[Finding]:
         if not candidates:
             return []
-        file_noqa = _file_noqa(source)
-        noqa = _line_noqa(lines) if "noqa" in source.lower() else {}
         seen = set()
         findings = []
         for c in candidates:
             rule = c.rule
-            if file_noqa is not None and _suppressed(file_noqa, rule.code):
-                continue
             target = c.binds.get(c.spec.report) if c.spec.report else c.node
             line, col, end_line, end_col = _report_span(target, lines)
             key = (rule.code, line, col)
@@ -193,8 +210,7 @@ class Engine:
                 continue
             seen.add(key)
             node_end = getattr(c.node, "end_lineno", line)
-            codes = noqa.get(line, noqa.get(node_end) if node_end != line else None)
-            if codes is not None and _suppressed(codes, rule.code):
+            if noqa.suppressed(rule.code, line, node_end if node_end != line else None):
                 continue
             message = _render(rule.message, c.binds, lines, rule, c.node)
             findings.append(Finding(path, line, col, end_line, end_col, rule.code, rule.name,
@@ -243,45 +259,23 @@ def _render(template: str, binds, lines, rule, matched) -> str:
     for var, node in [("match", matched), *binds.items()]:
         if isinstance(node, ast.AST) and hasattr(node, "lineno"):
             text = " ".join(segment(node, lines).split())
-            values[var] = text if len(text) <= 60 else text[:57] + "..."
+            values[var] = text if len(text) <= 60 else _shorten(text, 57)
     try:
         return template.format_map(_Default(values))
     except (ValueError, IndexError):
         return template
 
 
+def _shorten(text: str, width: int) -> str:
+    """`text` cut to about `width` characters at a token boundary, never inside a name."""
+    cut = text[:width]
+    if re.match(r"\w", text[width:width + 1] or " "):
+        partial = re.search(r"\w*$", cut).group()
+        if len(partial) < len(cut):
+            cut = cut[:len(cut) - len(partial)]
+    return cut.rstrip() + " ..."
+
+
 class _Default(dict):
     def __missing__(self, key):
         return "{" + key + "}"
-
-
-# -- suppressions ------------------------------------------------------------------------------
-def _line_noqa(lines: list[str]) -> dict[int, frozenset]:
-    out = {}
-    for i, text in enumerate(lines, 1):
-        if "#" in text and "noqa" in text.lower():
-            m = _NOQA.search(text)
-            if m:
-                codes = m.group("codes")
-                out[i] = frozenset(re.split(r"[,\s]+", codes.upper().strip())) if codes else ALL
-    return out
-
-
-def _file_noqa(source: str):
-    """None: no file-level suppression; a frozenset of codes; or ALL for a bare directive."""
-    if "dynlint" not in source:
-        return None
-    m = _FILE_NOQA.search(source)
-    if not m:
-        return None
-    codes = m.group("codes")
-    return frozenset(re.split(r"[,\s]+", codes.upper().strip())) if codes else ALL
-
-
-ALL = frozenset({"*"})
-
-
-def _suppressed(codes, code: str) -> bool:
-    if codes is ALL:
-        return True
-    return any(code.startswith(c) for c in codes)

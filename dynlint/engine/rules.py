@@ -90,6 +90,7 @@ class Rule:
     aten: tuple[str, ...] = ()
     examples: dict = field(default_factory=dict)
     path: str = ""
+    builtin: str = ""
 
     def needed_roles(self) -> frozenset:
         """Function roles where this rule can match, read from its `when` conditions."""
@@ -97,6 +98,8 @@ class Rule:
 
     @property
     def fix_safety(self) -> str:
+        if self.builtin == "unused-noqa":
+            return "safe"
         kinds = {f.applicability for f in self.fixes}
         for k in APPLICABILITIES:
             if k in kinds:
@@ -138,7 +141,12 @@ def _line(mapping, key=None):
 
 # -- parsing ----------------------------------------------------------------------------------
 _TOP_FIELDS = {"code", "name", "severity", "default", "summary", "why", "message", "match",
-               "fixes", "examples", "example", "alternative", "requires_text", "aten"}
+               "fixes", "examples", "example", "alternative", "requires_text", "aten", "builtin"}
+# Checks the engine implements itself (no patterns): a rule file names one with `builtin:`.
+BUILTINS = ("unused-noqa",)
+# Without a `severity`, a rule takes its family's: DYN1xx data-dependent shapes are errors,
+# DYN2xx host reads (a sync) warnings, DYN3xx suggestions info.
+FAMILY_SEVERITY = {"1": "error", "2": "warning", "3": "info"}
 
 
 def load_rule_file(path: Path) -> Rule:
@@ -166,7 +174,10 @@ def _parse_rule(path, d) -> Rule:
     if unknown:
         key = sorted(unknown)[0]
         fail(key, f"unknown field (known: {', '.join(sorted(_TOP_FIELDS))})")
-    for key in ("code", "name", "summary", "why", "message", "match"):
+    builtin = d.get("builtin", "")
+    if builtin and builtin not in BUILTINS:
+        fail("builtin", f"must be one of {', '.join(BUILTINS)}, got {builtin!r}")
+    for key in ("code", "name", "summary", "why", "message") + (() if builtin else ("match",)):
         if key not in d:
             raise RuleError(path, 1, key, "required field is missing")
     code, name = d["code"], d["name"]
@@ -174,7 +185,8 @@ def _parse_rule(path, d) -> Rule:
         fail("code", f"must look like DYN123, got {code!r}")
     if not isinstance(name, str) or not NAME_RE.match(name):
         fail("name", f"must be lowercase-with-dashes, got {name!r}")
-    severity = d.get("severity", "error")
+    digits = re.sub(r"^[A-Z]+", "", str(code))
+    severity = d.get("severity", FAMILY_SEVERITY.get(digits[:1], "error"))
     if severity not in SEVERITIES:
         fail("severity", f"must be one of {', '.join(SEVERITIES)}, got {severity!r}")
     default = d.get("default", True)
@@ -183,10 +195,10 @@ def _parse_rule(path, d) -> Rule:
     for key in ("summary", "why", "message", "example", "alternative"):
         if key in d and not isinstance(d[key], str):
             fail(key, "must be a string")
-    matches_raw = d["match"]
+    matches_raw = d.get("match", [])
     if isinstance(matches_raw, dict):
         matches_raw = [matches_raw]
-    if not isinstance(matches_raw, list) or not matches_raw:
+    if not isinstance(matches_raw, list) or not (matches_raw or builtin):
         fail("match", "must be a non-empty list of {pattern, where, when} entries")
     matches = [_parse_match(path, m, f"match[{i}]", d) for i, m in enumerate(matches_raw)]
     fixes_raw = d.get("fixes") or []
@@ -202,6 +214,7 @@ def _parse_rule(path, d) -> Rule:
         alternative=d.get("alternative", "").rstrip(),
         requires_text=tuple(_str_list(path, d, "requires_text")),
         aten=tuple(_str_list(path, d, "aten")), examples=examples, path=str(path),
+        builtin=builtin,
     )
     _check_message(path, rule, d)
     return rule
@@ -384,6 +397,19 @@ def _check_message(path, rule: Rule, d) -> None:
 
 
 # -- rule sets ---------------------------------------------------------------------------------
+def known_codes() -> frozenset:
+    """Every bundled rule code (from the file names, no YAML parse) and the DYN9xx codes."""
+    global _KNOWN
+    if _KNOWN is None:
+        from ..finding import FILE_DIAGNOSTICS
+        names = [p.name.split("_", 1)[0] for p in bundled_rules_dir().glob("*.yaml")]
+        _KNOWN = frozenset(n for n in names if CODE_RE.match(n)) | {c for c, _ in FILE_DIAGNOSTICS}
+    return _KNOWN
+
+
+_KNOWN = None
+
+
 def bundled_rules_dir() -> Path:
     """`rules/` next to the package in a checkout, else the copy installed with the wheel."""
     here = Path(__file__).resolve().parent.parent      # the dynlint package

@@ -23,6 +23,7 @@ import tempfile
 import tokenize
 from dataclasses import dataclass, field
 
+from ..project import notebook
 from ..project import source as sourcelib
 from ..project.config import per_file_ignored
 from .splice import rewrite
@@ -116,6 +117,8 @@ def _fix_file(item):
     """(remaining findings or None if unchanged, fixes applied, diff, messages)."""
     path, before = item
     engine, unsafe, display_only, write, ignores = _JOB
+    if path.endswith(notebook.SUFFIX):
+        return _fix_notebook(path, before)
     try:
         data = _read(path)
         text = sourcelib.decode(data, path)
@@ -142,6 +145,39 @@ def _fix_file(item):
     except OSError as exc:
         return None, 0, diff, messages + [f"{path}: cannot write: {exc}"]
     return remaining, fixed, diff, messages
+
+
+def _fix_notebook(path, before):
+    """Fix the code cells of a notebook together (one module); write the JSON back as it was
+    formatted. Notebooks take no part in the cross-file step, so nothing is carried."""
+    engine, unsafe, display_only, write, ignores = _JOB
+    try:
+        data = _read(path)
+        new_data, (fixed, remaining, messages) = notebook.edit_joined(
+            data, path, lambda text: _fix_joined(text, path, engine, unsafe, display_only, ignores))
+        nb_after = notebook.load(new_data, path)
+    except (OSError, sourcelib.SourceError) as exc:
+        return None, 0, "", [f"{path}: cannot read for fixing: {exc}"]
+    if new_data == data:
+        return None, 0, "", messages
+    diff = unified_diff(data.decode("utf-8-sig"), new_data.decode("utf-8"), path)
+    if not write:
+        return None, 0, diff, messages
+    try:
+        if _digest(_read(path)) != _digest(data):
+            return None, 0, diff, messages + [
+                f"{path}: file changed on disk since it was read; not overwritten"]
+        _atomic_write(path, new_data)
+    except OSError as exc:
+        return None, 0, diff, messages + [f"{path}: cannot write: {exc}"]
+    return notebook.to_cells(_check(engine, nb_after.text, path, _keeper(path, ignores)), nb_after), \
+        fixed, diff, messages
+
+
+def _fix_joined(text, path, engine, unsafe, display_only, ignores):
+    new, fixed, remaining, messages = fix_text(text, path, engine, unsafe, display_only,
+                                               keep=_keeper(path, ignores))
+    return new, (fixed, remaining, messages)
 
 
 def _carried(before, alone, old, new) -> list:
@@ -231,8 +267,12 @@ def fix_text(text: str, path: str, engine, unsafe=False, display_only=False, kee
         chosen = choose(_best_tier([f.fix for f in findings if allowed(f.fix, unsafe, display_only)]))
         if not chosen:
             break
+        code_fixes = [f for f in chosen if not f.text_only]
         try:
-            new, applied, problems = rewrite(text, chosen, tree)
+            if code_fixes:
+                new, applied, problems = rewrite(text, code_fixes, tree)
+            else:                    # comment edits (noqa) once the code is settled
+                new, applied, problems = apply_text_edits(text, chosen), chosen, []
         except Exception as exc:     # libcst cannot parse this file, or a bug: leave it as is
             messages.append(f"{path}: fixes not applied ({type(exc).__name__}: {exc})")
             break
@@ -252,6 +292,18 @@ def fix_text(text: str, path: str, engine, unsafe=False, display_only=False, kee
     if findings is None:
         findings = _check(engine, text, path, keep)
     return ("\ufeff" if bom else "") + text, fixed, findings, messages
+
+
+def apply_text_edits(text: str, fixes) -> str:
+    """Plain text edits (1-based line, character column; end exclusive), bottom-up."""
+    from .splice import split_lines
+    lines = split_lines(text)
+    edits = sorted((e for f in fixes for e in f.edits), key=lambda e: (e.line, e.column), reverse=True)
+    for e in edits:
+        assert e.line == e.end_line, "text edits stay on one line"
+        line = lines[e.line - 1]
+        lines[e.line - 1] = line[:e.column - 1] + e.content + line[e.end_column - 1:]
+    return "".join(lines)
 
 
 def _check(engine, text, path, keep, tree=None):

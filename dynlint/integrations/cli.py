@@ -13,6 +13,7 @@ from pathlib import Path
 from .. import __version__
 from ..project.config import ConfigError, load_settings, select_rules
 from ..report.formats import FORMATS
+from . import cli_output
 
 COMMANDS = ("check", "rules", "rule", "predicates", "confirm", "buckets")
 EPILOG = """\
@@ -71,15 +72,18 @@ def build_parser() -> argparse.ArgumentParser:
                      help="also apply fixes that may change shapes a caller can see")
     fix.add_argument("--diff", action="store_true",
                      help="print the fixes as a unified diff instead of writing them (exit 1 if any)")
-    fix.add_argument("--show-fixes", action="store_true", help="print the suggested fix under each finding")
+    fix.add_argument("--show-fixes", action="store_true",
+                     help="list what --fix changed (with --diff: would change), per file and rule")
     fix.add_argument("--apply-display-only", action="store_true",
                      help="with --fix/--diff, also apply display-only suggestions (e.g. mark_step splits)")
     out = check.add_argument_group("output")
-    out.add_argument("--format", "--output-format", dest="format", choices=FORMATS, default="text")
+    out.add_argument("--format", "--output-format", dest="format", choices=FORMATS, default="text",
+                     help="text (= concise, the default), full (source line, caret, fix diff), "
+                          "json, json-lines, sarif, github, gitlab, junit, pylint")
     out.add_argument("-o", "--output-file", metavar="FILE", help="write the report to FILE")
     out.add_argument("--statistics", action="store_true", help="print a count per rule instead")
     out.add_argument("-q", "--quiet", action="store_true", help="print findings only, no summary")
-    out.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    out.add_argument("-e", "--exit-zero", action="store_true", help="exit 0 even when there are findings")
     run = check.add_argument_group("run")
     run.add_argument("--config", metavar="FILE", help="pyproject.toml to read [tool.dynlint] from")
     run.add_argument("--isolated", action="store_true", help="ignore configuration files")
@@ -88,6 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="where to keep the cache (default: $DYNLINT_CACHE_DIR, else the "
                           "config's cache-dir, else .dynlint_cache)")
     run.add_argument("-j", "--jobs", type=int, metavar="N", help="worker processes (default: all cores)")
+    cli_output.add_arguments(check)
     run.add_argument("--no-cross-file", action="store_true",
                      help="judge each file on its own: do not follow model code into functions "
                           "defined in the other files checked (this is what flake8 sees)")
@@ -98,7 +103,8 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("--update", metavar="FILE",
                        help="rewrite the generated table between the rules-table markers in FILE")
     rule = sub.add_parser("rule", help="explain one rule")
-    rule.add_argument("code")
+    rule.add_argument("code", nargs="?")
+    rule.add_argument("--all", action="store_true", help="explain every rule")
     rule.add_argument("--rules", action="append", default=[], metavar="DIR")
     sub.add_parser("predicates", help="list the predicates YAML rules can use")
     sub.add_parser("confirm", help="confirm findings by running the model", add_help=False)
@@ -156,6 +162,12 @@ def _info(args) -> int:
             return 0
         sys.stdout.write(docs.rules_table(rules, args.format))
         return 0
+    if args.all or not args.code:
+        if not args.all:
+            print("dynlint: error: give a rule code or --all", file=sys.stderr)
+            return 2
+        sys.stdout.write("\n".join(docs.rule_doc(r) for r in rules))
+        return 0
     matches = [r for r in rules if r.code == args.code.upper() or r.name == args.code]
     if not matches:
         print(f"dynlint: error: unknown rule {args.code!r}; see `dynlint rules`", file=sys.stderr)
@@ -192,9 +204,12 @@ def _check(args) -> int:
         findings, n_files = run_check(args.paths, settings, engine, use_cache=not args.no_cache,
                                       jobs=args.jobs, force_exclude=args.force_exclude,
                                       cache_key=key, cross_file=not args.no_cross_file)
+    if args.add_noqa:
+        return cli_output.add_noqa(findings)
     fixed = 0
     diff_text = ""
     fixed_source = None
+    before = findings
     if fixing and (findings or stdin_text is not None):
         from ..fix.apply import apply_fixes
         result = apply_fixes(findings, engine=engine, settings=settings, unsafe=args.unsafe_fixes,
@@ -205,16 +220,26 @@ def _check(args) -> int:
         for message in result.messages:
             print(f"dynlint: {message}", file=sys.stderr)
 
-    safe = sum(1 for f in findings if f.fix and f.fix.applicability == "safe")
+    unsafe_on = args.unsafe_fixes
+    safe = sum(1 for f in findings if report.fixable(f, unsafe_on))
     unsafe = sum(1 for f in findings if f.fix and f.fix.applicability == "unsafe")
+    text_like = args.format in ("text", "concise", "full")
     if args.diff:
         body = diff_text
+        if not args.quiet:
+            would = sum(1 for f in before if report.fixable(f, unsafe_on)) if diff_text else 0
+            hidden = 0 if unsafe_on else sum(1 for f in before if f.fix and f.fix.applicability == "unsafe")
+            sys.stderr.write(report.diff_summary(would, hidden))
     elif args.statistics:
-        body = report.statistics(findings)
+        body = report.statistics(findings, args.format, unsafe_on)
     else:
-        body = report.render(findings, args.format, rules, args.show_fixes)
-    if args.format == "text" and not args.quiet and not args.diff and not args.statistics:
-        body += report.summary(findings, fixed, safe, 0 if args.unsafe_fixes else unsafe)
+        body = report.render(findings, args.format, rules, args.show_fix_suggestions, unsafe_on)
+    if args.show_fixes and fixing and not args.diff and text_like:
+        body += cli_output.show_fixes(cli_output.fixed_counts(before, findings), fixed)
+    if text_like and not args.quiet and not args.diff and not args.statistics:
+        body += report.summary(findings, fixed, safe, 0 if unsafe_on else unsafe)
+    if args.silent:
+        body = ""
     if fixed_source is not None and not args.diff:
         # Like ruff: `--fix -` prints the fixed source; the report goes to stderr.
         sys.stdout.write(fixed_source)
@@ -225,6 +250,8 @@ def _check(args) -> int:
             sys.stderr.write(body)
     else:
         _emit(body, args.output_file)
+    if args.exit_non_zero_on_fix and fixed and not args.diff:
+        return 1
     if args.exit_zero:
         return 0
     if args.diff:

@@ -14,7 +14,7 @@ DEFAULT_EXCLUDE = (
     ".pytest_cache", ".ruff_cache", ".dynlint_cache", "node_modules", "__pypackages__",
     ".ipynb_checkpoints", ".direnv", "_build", "buck-out",
 )
-SUFFIXES = (".py", ".pyi")
+SUFFIXES = (".py", ".pyi", ".ipynb")
 
 
 def display_path(path: str, root: Path) -> str:

@@ -6,37 +6,56 @@ from dataclasses import asdict
 
 from .. import __version__
 
-FORMATS = ("text", "json", "sarif", "github")
+FORMATS = ("text", "concise", "full", "json", "json-lines", "sarif", "github", "gitlab",
+           "junit", "pylint")
 _SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 
 
-def render(findings, fmt: str, rules, show_fixes: bool = False) -> str:
+def render(findings, fmt: str, rules, show_fixes: bool = False, unsafe: bool = False) -> str:
     if fmt == "json":
         return json.dumps([_json(f) for f in findings], indent=2) + "\n"
+    if fmt == "json-lines":
+        return "".join(json.dumps(_json(f)) + "\n" for f in findings)
     if fmt == "sarif":
         return json.dumps(sarif(findings, rules), indent=2) + "\n"
     if fmt == "github":
         return "".join(_github(f) + "\n" for f in findings)
-    return "".join(_text(f, show_fixes) for f in findings)
+    if fmt in ("gitlab", "junit", "pylint", "full"):
+        from . import ci_formats
+        return ci_formats.render(findings, fmt, unsafe)
+    return "".join(_text(f, show_fixes, unsafe) for f in findings)
+
+
+def location(f) -> str:
+    """`path:line:col`, or `nb.ipynb:cell 3:line:col` in a notebook (as ruff prints it)."""
+    cell = f"cell {f.cell}:" if f.cell is not None else ""
+    return f"{f.path}:{cell}{f.line}:{f.column}"
+
+
+def fixable(f, unsafe: bool = False) -> bool:
+    return f.fix is not None and (f.fix.applicability == "safe" or
+                                  (unsafe and f.fix.applicability == "unsafe"))
 
 
 def _json(f) -> dict:
     d = {k: getattr(f, k) for k in ("path", "line", "column", "end_line", "end_column", "code",
                                     "name", "message", "severity")}
+    d["cell"] = f.cell
     d["scope"] = f.scope
     d["fix"] = None
     if f.fix is not None:
         d["fix"] = {
             "applicability": f.fix.applicability,
             "message": f.fix.description,
-            "edits": [asdict(e) for e in f.fix.edits],
+            "edits": [{k: v for k, v in asdict(e).items()} for e in f.fix.edits],
             "imports": list(f.fix.imports),
         }
     return d
 
 
-def _text(f, show_fixes: bool) -> str:
-    line = f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}\n"
+def _text(f, show_fixes: bool, unsafe: bool = False) -> str:
+    mark = "[*] " if fixable(f, unsafe) else ""
+    line = f"{location(f)}: {f.code} {mark}{f.message}\n"
     if show_fixes and f.fix is not None:
         line += f"    fix ({f.fix.applicability}): {f.fix.description}\n"
         for e in f.fix.edits:
@@ -77,6 +96,8 @@ def sarif(findings, rules) -> dict:
                 "help": {"text": f"{r.summary}\n\n{r.why}",
                          "markdown": f"**{r.summary}**\n\n{r.why}\n\nSee `dynlint rule {code}`."},
                 "defaultConfiguration": {"level": _SARIF_LEVEL.get(r.severity, "warning")},
+                # The rule's own documentation (its YAML file: what, why, example, fix safety).
+                "helpUri": _rule_uri(r),
                 "properties": {"tags": ["performance", "dynamic-shapes"]},
             })
         else:
@@ -99,8 +120,12 @@ def sarif(findings, rules) -> dict:
                 "artifactLocation": {"uri": f.path.replace("\\", "/"), "uriBaseId": "%SRCROOT%"},
                 "region": region,
             }}],
-            "partialFingerprints": {"dynlint/v1": f"{f.code}:{f.path}:{f.scope}:{f.message}"},
+            "partialFingerprints": {"dynlint/v2": fingerprint(f)},
         })
+        if f.cell is not None:
+            results[-1]["properties"] = {"cell": f.cell}
+        elif f.fix is not None and f.fix.applicability != "display-only" and not f.fix.imports:
+            results[-1]["fixes"] = [_sarif_fix(f)]
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -116,27 +141,87 @@ def sarif(findings, rules) -> dict:
     }
 
 
+def _rule_uri(rule) -> str:
+    from pathlib import Path
+    try:
+        return Path(rule.path).resolve().as_uri()
+    except (ValueError, OSError):
+        return ""
+
+
+def fingerprint(f) -> str:
+    from .ci_formats import fingerprint as fp
+    return fp(f)
+
+
+def _sarif_fix(f) -> dict:
+    return {"description": {"text": f"{f.fix.description} ({f.fix.applicability})"},
+            "artifactChanges": [{
+                "artifactLocation": {"uri": f.path.replace("\\", "/"), "uriBaseId": "%SRCROOT%"},
+                "replacements": [{
+                    "deletedRegion": {"startLine": e.line, "startColumn": e.column,
+                                      "endLine": e.end_line, "endColumn": e.end_column},
+                    "insertedContent": {"text": e.content}} for e in f.fix.edits],
+            }]}
+
+
 def _issues(n: int) -> str:
     return f"{n} issue" if n == 1 else f"{n} issues"
 
 
+def _fixes(n: int, word: str = "fix") -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}es"
+
+
 def summary(findings, fixed: int = 0, fixable_safe: int = 0, fixable_unsafe: int = 0) -> str:
+    """ruff's closing lines. `fixable_safe` counts what `--fix` would apply with the current
+    options (unsafe ones included under --unsafe-fixes); `fixable_unsafe` what it would need."""
     n = len(findings)
     if n == 0 and not fixed:
         return "All checks passed!\n"
     lines = [f"Found {_issues(n)}." if not fixed else
              f"Found {_issues(n + fixed)} ({fixed} fixed, {n} remaining)."]
-    if n and (fixable_safe or fixable_unsafe):
-        hint = f"[*] {fixable_safe} fixable with `--fix`"
-        if fixable_unsafe:
-            hint += f" ({fixable_unsafe} more with `--unsafe-fixes`)"
-        lines.append(hint + ".")
+    hidden = (f"{fixable_unsafe} unsafe {'fix' if fixable_unsafe == 1 else 'fixes'} available "
+              f"with `--fix --unsafe-fixes`")
+    if n and fixable_safe:
+        lines.append(f"[*] {fixable_safe} fixable with `--fix`" +
+                     (f" ({hidden})" if fixable_unsafe else "") + ".")
+    elif n and fixable_unsafe:
+        lines.append(hidden[0].upper() + hidden[1:] + ".")
     return "\n".join(lines) + "\n"
 
 
-def statistics(findings) -> str:
-    counts: dict[tuple, int] = {}
+def diff_summary(would_fix: int, hidden_unsafe: int) -> str:
+    """The count line closing `--diff`, as ruff words it."""
+    extra = (f"{hidden_unsafe} additional {'fix' if hidden_unsafe == 1 else 'fixes'} available "
+             f"with `--unsafe-fixes`")
+    if would_fix:
+        head = f"Would fix {'1 issue' if would_fix == 1 else f'{would_fix} issues'}"
+        return head + (f" ({extra})" if hidden_unsafe else "") + ".\n"
+    if hidden_unsafe:
+        return (f"No issues would be fixed ({hidden_unsafe} "
+                f"{'fix' if hidden_unsafe == 1 else 'fixes'} available with `--unsafe-fixes`).\n")
+    return "No issues would be fixed.\n"
+
+
+def statistics(findings, fmt: str = "text", unsafe: bool = False) -> str:
+    counts: dict[tuple, list] = {}
     for f in findings:
-        counts[(f.code, f.name)] = counts.get((f.code, f.name), 0) + 1
-    return "".join(f"{n:6d}  {code}  {name}\n" for (code, name), n in
-                   sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+        c = counts.setdefault((f.code, f.name), [0, 0])
+        c[0] += 1
+        c[1] += fixable(f, unsafe)
+    rows = sorted(counts.items(), key=lambda kv: (-kv[1][0], kv[0]))
+    if fmt in ("json", "json-lines"):
+        doc = [{"code": code, "name": name, "count": n, "fixable": k > 0, "fixable_count": k}
+               for (code, name), (n, k) in rows]
+        if fmt == "json-lines":
+            return "".join(json.dumps(d) + "\n" for d in doc)
+        return json.dumps(doc, indent=2) + "\n"
+    if not rows:
+        return ""
+    width = max(len(code) for (code, _), _ in rows)
+    out = [f"{'count':>6}  {'fixable':>7}  {'code':{width}}  name\n"]
+    out += [f"{n:6d}  {k:7d}  {code:{width}}  {name}\n" for (code, name), (n, k) in rows]
+    out.append(f"{sum(n for _, (n, _) in rows):6d}  {sum(k for _, (_, k) in rows):7d}  "
+               f"total\n")
+    return "".join(out)
