@@ -14,7 +14,7 @@ from .. import __version__
 from ..project.config import ConfigError, load_settings, select_rules
 from ..report.formats import FORMATS
 
-COMMANDS = ("check", "rules", "rule", "predicates", "confirm")
+COMMANDS = ("check", "rules", "rule", "predicates", "confirm", "shapes", "compiles")
 EPILOG = """\
 commands:
   check PATH...      lint files and directories (the default: `dynlint PATH` = `dynlint check PATH`)
@@ -22,6 +22,8 @@ commands:
   rule CODE          explain one rule: what it flags, why, an example, the static alternative
   predicates         list the named conditions YAML rules can use
   confirm PATH...    run the model and confirm findings through a recompilation detector
+  shapes --entry M:F how many input shapes a data loader produces (dynamic inputs)
+  compiles FILE...   compiles per step from Gaudi/torch.compile/XLA records: do they settle?
 
 exit codes: 0 clean, 1 findings, 2 usage/config/internal error
 """
@@ -99,6 +101,8 @@ def build_parser() -> argparse.ArgumentParser:
     rule.add_argument("--rules", action="append", default=[], metavar="DIR")
     sub.add_parser("predicates", help="list the predicates YAML rules can use")
     sub.add_parser("confirm", help="confirm findings by running the model", add_help=False)
+    sub.add_parser("shapes", help="input shapes of a data loader", add_help=False)
+    sub.add_parser("compiles", help="read recompilation records", add_help=False)
     return top
 
 
@@ -107,6 +111,9 @@ def main(argv=None) -> int:
     if argv and argv[0] == "confirm":
         from ..confirm.cli import main as confirm_main
         return confirm_main(argv[1:])
+    if argv and argv[0] in ("shapes", "compiles"):  # input dynamicity: dynlint/inputs/cli.py
+        from ..inputs import cli as inputs_cli
+        return getattr(inputs_cli, f"{argv[0]}_main")(argv[1:])
     if not argv or (argv[0] not in COMMANDS and argv[0] not in ("-h", "--help", "--version")):
         argv = ["check", *argv]
     parser = build_parser()
