@@ -12,8 +12,18 @@ Importing this module does not import torch.
 """
 from __future__ import annotations
 
-from .inputs.compiles import (CompileEvent, CompileLog, CompileReport, CompilesError, Watch, analyse,
-                              mark_step, read, render_text, watch)
+from .inputs.compiles import (
+                              CompileEvent,
+                              CompileLog,
+                              CompileReport,
+                              CompilesError,
+                              Watch,
+                              analyse,
+                              mark_step,
+                              read,
+                              render_text,
+                              watch,
+)
 
 __all__ = ["CompileEvent", "CompileLog", "CompileReport", "CompilesError", "Watch", "analyse", "mark_step",
            "read", "render_text", "watch"]

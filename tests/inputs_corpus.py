@@ -48,7 +48,14 @@ def stdlib_docstrings(limit: int | None = None) -> tuple[str, ...]:
 @functools.lru_cache(maxsize=4)
 def trained_tokenizer(vocab_size: int = 3000, limit: int | None = None):
     """A BERT-style WordPiece tokenizer ([CLS] text [SEP]) trained offline on the docstrings."""
-    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors, trainers
+    from tokenizers import (
+        Tokenizer,
+        models,
+        normalizers,
+        pre_tokenizers,
+        processors,
+        trainers,
+    )
 
     tok = Tokenizer(models.WordPiece(unk_token="[UNK]"))
     tok.normalizer = normalizers.BertNormalizer(lowercase=True)

@@ -174,8 +174,8 @@ def test_xla_reports_one_per_step(dynlint, tmp_path):
     ("empty.json", "", "empty file"),
     ("binary.log", b"\x00\xff\xfe garbage", "not a text file"),
     ("what.txt", "hello world\n", "cannot tell the format"),
-    ("trace.log", 'V1123 14:34:08.691000 1 a.py:1] {"compilation_metrics": {"compile_id": "0/0"}}\n'
-                  'V1123 14:34:08.691000 1 a.py:1] {broken\nV1123 14:34:09.0 1 a.py:1] {}\n', "trace.log:2:"),
+    ("trace.log", ('V1123 14:34:08.691000 1 a.py:1] {"compilation_metrics": {"compile_id": "0/0"}}\n'
+                   'V1123 14:34:08.691000 1 a.py:1] {broken\nV1123 14:34:09.0 1 a.py:1] {}\n'), "trace.log:2:"),
 ])
 def test_malformed_records_exit_2_naming_file_and_line(dynlint, tmp_path, name, content, message):
     path = tmp_path / name
@@ -217,5 +217,5 @@ def test_stalls_never_exceed_the_bound(seqs):
 def test_public_modules_do_not_import_torch():
     code = ("import sys, dynlint.shapes, dynlint.compiles, dynlint.inputs.cli as c, dynlint.integrations.cli;"
             "c.shapes_parser(); c.compiles_parser(); assert 'torch' not in sys.modules, 'torch imported'")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert r.returncode == 0, r.stderr

@@ -11,12 +11,12 @@ import textwrap
 import pytest
 
 torch = pytest.importorskip("torch")
-from torch.utils.data import DataLoader, TensorDataset  # noqa: E402
+from torch.utils.data import DataLoader, TensorDataset
 
-from dynlint.shapes import batch_signature, data_dynamicity, describe, scan  # noqa: E402
+from dynlint.shapes import batch_signature, data_dynamicity, describe, scan
 
 sys.path.insert(0, os.path.dirname(__file__))
-import inputs_corpus  # noqa: E402
+import inputs_corpus
 
 LIMIT = 120  # stdlib files for the text corpus: enough for hundreds of batches, quick to build
 

@@ -56,8 +56,13 @@ def sampler_shards(loader, ranks: int, seed: int = 0):
     """Per-rank DataLoaders as torch.utils.data.DistributedSampler would build them, or None when
     the loader cannot be re-sharded that way (an iterable, a custom batch sampler)."""
     try:
-        from torch.utils.data import (BatchSampler, DataLoader, DistributedSampler, IterableDataset,
-                                      RandomSampler)
+        from torch.utils.data import (
+            BatchSampler,
+            DataLoader,
+            DistributedSampler,
+            IterableDataset,
+            RandomSampler,
+        )
     except ImportError:
         return None
     if not isinstance(loader, DataLoader) or isinstance(loader.dataset, IterableDataset):

@@ -254,7 +254,7 @@ def simulate_world(result: ScanResult, loader, world_size: int, shard: str, max_
         limit = math.ceil(max_batches / world_size) if max_batches else None
         for rank_loader in shards:
             seq: list[Signature] = []
-            _iterate(rank_loader, limit, None, None, lambda b: seq.append(batch_signature(b)))
+            _iterate(rank_loader, limit, None, None, lambda b, seq=seq: seq.append(batch_signature(b)))
             per_rank.append(seq)
         how = "sampler"  # DistributedSampler(num_replicas=N, rank=r), same batch size and collate
     report = simulate(per_rank)

@@ -17,5 +17,17 @@ def analyse(paths, input_format: str = "auto", *, warmup: int | None = None, sha
     return CompileReport(logs, warmup=warmup, shapes=shapes)
 
 
-__all__ = ["CompileEvent", "CompileLog", "CompileReport", "CompilesError", "FORMATS", "Watch", "analyse",
-           "load_shapes_json", "mark_step", "read", "render_text", "watch"]
+__all__ = [
+    "FORMATS",
+    "CompileEvent",
+    "CompileLog",
+    "CompileReport",
+    "CompilesError",
+    "Watch",
+    "analyse",
+    "load_shapes_json",
+    "mark_step",
+    "read",
+    "render_text",
+    "watch",
+]

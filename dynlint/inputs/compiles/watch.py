@@ -85,7 +85,7 @@ def _hpu_available() -> bool:
     try:
         import habana_frameworks.torch.hpu as hthpu
         return bool(hthpu.is_available())
-    except Exception:  # a broken install is as good as none here
+    except Exception:  # noqa: BLE001 - a broken install is as good as none here
         return False
 
 

@@ -25,8 +25,8 @@ _UNIT = {"d": 86400, "h": 3600, "m": 60, "s": 1, "ms": 1e-3, "us": 1e-6, "ns": 1
 
 
 def looks_like(text: str) -> bool:
-    return bool(re.search(r"^(Metric|Counter): \w+", text, re.M)) and "TotalSamples" in text or \
-        bool(re.search(r"^Counter: (UncachedCompile|CachedCompile|MarkStep)", text, re.M))
+    return bool(re.search(r"^(Metric|Counter): \w+", text, re.MULTILINE)) and "TotalSamples" in text or \
+        bool(re.search(r"^Counter: (UncachedCompile|CachedCompile|MarkStep)", text, re.MULTILINE))
 
 
 def duration_seconds(text: str) -> float | None:
