@@ -1,220 +1,207 @@
-"""`dynlint buckets`: choose bucket boundaries from a length histogram and compare methods."""
+"""`dynlint shapes` and `dynlint compiles`.  Exit codes: 0 fine, 1 the CI guard tripped
+(--fail-over, --fail-if-not-settled), 2 usage errors, a factory that fails, an empty loader, an
+unreadable or malformed record.  Errors are one line on stderr, never a traceback
+(DYNLINT_DEBUG=1 shows it)."""
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import json
+import os
 import sys
+import traceback
 
-from .histogram import LengthsError
-
-EPILOG = """\
+SHAPES_DESCRIPTION = """\
+Scan a data loader's batches and report how many distinct input shapes it produces: each one
+is a graph compile on Gaudi lazy mode, torch.compile (static) or XLA.  Prints the shapes with
+counts, the guides' "Number of unique shapes" and "There is {no|a little|some|a lot of}
+dynamicity in input data shapes" verdict (1 / 2-5 / 6-20 / >20 shapes), which dimensions vary
+and which vary together, how late new shapes still appear, the shapes covering 95%%/99%% of
+batches, a last-partial-batch diagnosis and a fix hint.  Shapes are never hashed: output is
+identical across runs and ranks."""
+SHAPES_EPILOG = """\
 examples:
-  dynlint buckets --lengths lengths.txt -k 8
-  dynlint buckets --lengths lengths.txt -k 2,4,8,16 --method all --format text
-  dynlint buckets --lengths lengths.txt --k-max 32 --compile-seconds 30 --world-size 8 --epochs 3
-  dynlint buckets --entry mypkg.data:make_loader --dim input_ids:1 -k 8
+  dynlint shapes --entry train:make_loader
+  dynlint shapes --entry train.py:make_loader --max-batches 2000 --format json > shapes.json
+  dynlint shapes --entry train:make_loader --world-size 8     # compile stalls on 8 cards
+  dynlint shapes --entry train:make_loader --fail-over 8      # CI: exit 1 above 8 shapes
 
-lengths files: .txt/.csv (one length a line, or `length count` pairs), .json (a list, or
-{"lengths": [...]}, or {"histogram": {"length": count}}), .npy (integer array, no pickle).
+exit codes: 0 done, 1 more shapes than --fail-over, 2 usage/factory/loader error"""
+COMPILES_DESCRIPTION = """\
+Read recompilation records and say, per step, how many graph compilations happened and whether
+they settled: "settled" (all in the first step), "settled after warm-up" (compiles stopped and
+stayed stopped for at least as long again, or within --warmup), or "not settled".  Reads Gaudi
+PT_HPU_METRICS_FILE dumps (JSON, also truncated by a crash, or text; rank-suffixed files are
+merged), torch.compile TORCH_TRACE logs (a directory or files) and TORCH_LOGS=recompiles output
+(with the recompile reasons), and torch_xla metrics reports.  Steps come from mark_step dumps
+(Gaudi: PT_HPU_METRICS_DUMP_TRIGGERS=process_exit,metric_change,mark_step), from
+dynlint.compiles.mark_step()/watch() markers in a TORCH_TRACE, from --step-regex in text logs,
+or from one XLA report per step."""
+COMPILES_EPILOG = """\
+examples:
+  dynlint compiles metricslog-rank0.json metricslog-rank1.json
+  dynlint compiles /tmp/trace_dir --shapes shapes.json     # which compiles had no new input shape
+  dynlint compiles train.log --step-regex '^step \\d+' --format json
 
---per batch: random batches of --batch-size are padded to their longest item; the boundaries
-are chosen for those batch maxima (each weighted by its batch size). Percentile and the other
-heuristics are fitted on the per-sample lengths, as the guides do, and scored on the batches.
+With --shapes (the JSON of `dynlint shapes` on the same loader), a compile at a step that brought
+no new input shape points at dynamic ops in the model: run `dynlint confirm` on it.
 
-exit codes: 0 done, 2 bad input or usage
-"""
+exit codes: 0 read, 1 not settled with --fail-if-not-settled, 2 unreadable/malformed input"""
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="dynlint buckets", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG,
-        description="Choose K bucket boundaries for variable-length inputs: pad every batch to "
-                    "its bucket so a loader yields at most K shapes, with the least padding.")
-    src = p.add_mutually_exclusive_group(required=True)
-    src.add_argument("--lengths", metavar="FILE", help="a file of lengths (see below)")
-    src.add_argument("--entry", metavar="MOD:FACTORY",
-                     help="a function returning a DataLoader (or any iterable of batches); "
-                          "the length is read from each batch at --dim")
-    p.add_argument("--dim", metavar="PATH:DIM", default=None,
-                   help="with --entry: the batch leaf and dimension holding the length, e.g. "
-                        "input_ids:1, 0:1 (tuple position 0), default: the first tensor's last dim")
-    p.add_argument("--max-batches", type=int, metavar="N", help="with --entry: read at most N batches")
-    p.add_argument("-k", dest="k", metavar="K[,K...]", default=None,
-                   help="number of buckets; a comma list compares several (default: 8)")
-    p.add_argument("--k-max", type=int, metavar="K", default=None,
-                   help="cost-model search range for the recommended K (default: max(32, K))")
-    p.add_argument("--method", default="optimal", metavar="NAME[,NAME...]",
-                   help="optimal (default), percentile, uniform, pow2, multiple, max, or all")
-    p.add_argument("--multiple-of", type=int, default=None, metavar="M",
-                   help="for --method multiple the grid step (default 8); for optimal, restrict "
-                        "boundaries to multiples of M (hardware alignment, still exact)")
-    p.add_argument("--per", choices=("sample", "batch"), default="sample",
-                   help="sample: items are bucketed one by one (bucket-first samplers); batch: "
-                        "random batches pad to their longest item (needs --batch-size)")
-    p.add_argument("--batch-size", type=int, default=None, metavar="B")
-    p.add_argument("--seed", type=int, default=0, help="shuffle seed for --per batch (default 0)")
-    p.add_argument("--cost", choices=("linear", "quadratic"), default="linear",
-                   help="price of a padded position: linear, or quadratic (attention: L^2)")
-    cm = p.add_argument_group("cost model for the recommended K")
-    cm.add_argument("--compile-seconds", type=float, default=None, metavar="S",
-                    help="compile time per shape (default 20)")
-    cm.add_argument("--token-seconds", type=float, default=None, metavar="S",
-                    help="compute time per padded position (default 1e-6; per L^2 unit with --cost quadratic)")
-    cm.add_argument("--epochs", type=float, default=1.0, metavar="N")
-    cm.add_argument("--world-size", type=int, default=1, metavar="W",
-                    help="ranks: W*(K-1)+1 compile stalls in the worst case")
+def _positive(value: str) -> int:
+    n = int(value)
+    if n < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return n
+
+
+def _nonnegative(value: str) -> int:
+    n = int(value)
+    if n < 0:
+        raise argparse.ArgumentTypeError("must be 0 or more")
+    return n
+
+
+def shapes_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="dynlint shapes", description=SHAPES_DESCRIPTION, epilog=SHAPES_EPILOG,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--entry", required=True, metavar="MODULE:FACTORY",
+                   help="MODULE:FUNCTION or FILE.py:FUNCTION; the function takes no arguments and returns "
+                        "a DataLoader or any iterable of batches (or (model, batches), as for confirm)")
+    budget = p.add_argument_group("budget (a sample is reported as such)")
+    budget.add_argument("--max-batches", type=_positive, metavar="N", help="stop after N batches")
+    budget.add_argument("--max-seconds", type=float, metavar="S", help="stop after S seconds")
+    budget.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                        help="progress bar on stderr (default: only when stderr is a terminal)")
+    dist = p.add_argument_group("distributed")
+    dist.add_argument("--world-size", type=_positive, metavar="N",
+                      help="simulate N data-parallel ranks: compile stall steps with per-rank caches and "
+                           "with a shared recipe cache, against the N*(S-1)+1 worst case")
+    dist.add_argument("--shard", choices=("auto", "sampler", "batches"), default="auto",
+                      help="sampler: re-batch each rank with DistributedSampler (a DataLoader over a "
+                           "map-style dataset; rescans); batches: batch i to rank i %% N (any iterable); "
+                           "auto: sampler when possible")
     out = p.add_argument_group("output")
     out.add_argument("--format", choices=("text", "json", "csv"), default="text")
-    out.add_argument("--cache", metavar="DIR", default=None,
-                     help="bucket cache directory (default: the user cache dir, "
-                          "$XDG_CACHE_HOME/dynlint/buckets)")
-    out.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
+    out.add_argument("--top", type=_nonnegative, default=20, metavar="N",
+                     help="shapes listed in text output (0: all; default 20)")
+    out.add_argument("-o", "--output-file", metavar="FILE", help="write the report to FILE")
+    out.add_argument("--fail-over", type=_nonnegative, metavar="N",
+                     help="exit 1 when there are more than N distinct shapes (a CI guard)")
     return p
 
 
-class UsageError(Exception):
-    pass
+def compiles_parser() -> argparse.ArgumentParser:
+    from .compiles.read import FORMATS
+
+    p = argparse.ArgumentParser(prog="dynlint compiles", description=COMPILES_DESCRIPTION,
+                                epilog=COMPILES_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("files", nargs="+", metavar="FILE",
+                   help="records; a directory stands for its *.log files (a TORCH_TRACE dir)")
+    p.add_argument("--input-format", choices=FORMATS, default="auto", help="default: detected per file")
+    p.add_argument("--warmup", type=_nonnegative, metavar="W",
+                   help="steps allowed to compile; a compile at step >= W means not settled "
+                        "(default: the step by which --shapes saw every shape, else judged from the run)")
+    p.add_argument("--shapes", metavar="SHAPES.json",
+                   help="`dynlint shapes --format json` of the same loader: join compiles with first-seen shapes")
+    p.add_argument("--mark-steps-per-step", type=_positive, default=1, metavar="M",
+                   help="Gaudi: mark_step calls per training step (e.g. 2 with a mark_step after backward "
+                        "and after optimizer.step()); default 1")
+    p.add_argument("--step-regex", metavar="REGEX",
+                   help="text logs: a line matching REGEX ends a step (your loop's own progress print)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--fail-if-not-settled", action="store_true", help="exit 1 unless settled (a CI guard)")
+    return p
 
 
-def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
+def _error(prog: str, exc: BaseException) -> int:
+    print(f"dynlint {prog}: error: {exc}", file=sys.stderr)
+    if os.environ.get("DYNLINT_DEBUG"):
+        traceback.print_exception(exc)
+    return 2
+
+
+def _parse(parser, argv):
     try:
-        doc = run(args)
-    except (UsageError, LengthsError, ValueError) as exc:
-        print(f"dynlint buckets: error: {exc}", file=sys.stderr)
-        return 2
-    except ImportError as exc:
-        print(f"dynlint buckets: error: {exc} (pip install 'dynlint[buckets]')", file=sys.stderr)
-        return 2
-    try:
-        sys.stdout.write(render(doc, args.format))
-        sys.stdout.flush()
-    except BrokenPipeError:
-        return 0
-    return 0
+        return parser.parse_args(argv), None
+    except SystemExit as exc:  # argparse: 2 on usage errors, 0 on --help
+        return None, int(exc.code or 0)
 
 
-def _ks(text) -> list[int]:
-    if text is None:
-        return [8]
-    ks = []
-    for part in text.split(","):
+def _emit(text: str, output_file: str | None) -> None:
+    if output_file:  # atomic: a reader never sees half a report
+        import tempfile
+        directory = os.path.dirname(os.path.abspath(output_file))
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".dynlint-", suffix=".tmp")
         try:
-            k = int(part)
-        except ValueError:
-            raise UsageError(f"-k expects integers, got {part!r}") from None
-        if k < 1:
-            raise UsageError(f"K must be >= 1, got {k}")
-        ks.append(k)
-    return ks
-
-
-def _methods(text) -> list[str]:
-    from .buckets import METHODS
-    names = [m.strip() for m in text.split(",") if m.strip()]
-    if names == ["all"]:
-        return list(METHODS)
-    out = []
-    for name in names:
-        base = name.split(":", 1)[0]
-        if base not in METHODS:
-            raise UsageError(f"unknown method {name!r}: expected {', '.join(METHODS)} or all")
-        out.append(name)
-    return out
-
-
-def run(args) -> dict:
-    from . import buckets as bk
-    from .cache import BucketCache
-    from .costmodel import (
-        DEFAULT_COMPILE_SECONDS,
-        DEFAULT_TOKEN_SECONDS,
-        CostInputs,
-        recommend,
-    )
-    from .histogram import batch_maxima
-
-    ks = _ks(args.k)
-    methods = _methods(args.method)
-    if args.per == "batch" and not args.batch_size:
-        raise UsageError("--per batch needs --batch-size B")
-    if args.lengths:
-        from .histogram import load_lengths
-        samples = load_lengths(args.lengths)
-        scored = samples
-        if args.per == "batch":
-            scored = batch_maxima(samples.expand(), args.batch_size, seed=args.seed)
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            os.replace(tmp, output_file)
+        except BaseException:
+            os.unlink(tmp)
+            raise
     else:
-        from .loader import lengths_from_entry
-        samples, scored = lengths_from_entry(args.entry, args.dim, args.max_batches)
-    cache = None if args.no_cache else BucketCache(args.cache)
-    multiple_of = args.multiple_of
-    k_max = max(args.k_max or 32, *ks)
-    curve = bk.optimal_all(scored, k_max, cost=args.cost,
-                           multiple_of=multiple_of if "optimal" in methods else None, cache=cache)
-    results = []
-    for method in methods:
-        for k in ks:
-            if method == "optimal":
-                results.append(curve[k - 1])
-                continue
-            base, _, m = method.partition(":")
-            step = int(m) if m.isdigit() else (multiple_of or 8)
-            results.append(bk.by_name(base, samples, k, cost=args.cost, multiple_of=step,
-                                      evaluate_on=scored if scored is not samples else None))
-    inputs = CostInputs(
-        compile_seconds=DEFAULT_COMPILE_SECONDS if args.compile_seconds is None else args.compile_seconds,
-        token_seconds=DEFAULT_TOKEN_SECONDS if args.token_seconds is None else args.token_seconds,
-        epochs=args.epochs, world_size=args.world_size)
-    rec = recommend(curve, inputs)
-    primary = results[0].to_dict()
-    doc = {**primary,
-           "input": {**scored.to_dict(), "per": "batch" if args.entry else args.per,
-                     "batch_size": args.batch_size,
-                     "source": args.lengths or args.entry},
-           "results": [r.to_dict() for r in results],
-           "recommendation": rec}
-    if cache is not None:
-        doc["cache"] = {"dir": str(cache.dir), "hits": cache.hits}
-        for warning in cache.warnings:
-            print(f"dynlint buckets: warning: {warning}", file=sys.stderr)
-    return doc
+        sys.stdout.write(text)
 
 
-def render(doc: dict, fmt: str) -> str:
-    if fmt == "json":
-        return json.dumps(doc, indent=2) + "\n"
-    cols = ("method", "k", "shapes", "waste", "waste_fraction", "solve_seconds", "boundaries")
-    if fmt == "csv":
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(cols)
-        for r in doc["results"]:
-            w.writerow([" ".join(map(str, r[c])) if c == "boundaries" else r[c] for c in cols])
-        return buf.getvalue()
-    inp = doc["input"]
-    what = (f"{inp['items']} items in batches of {inp['batch_size']} (scored at the batch maxima)"
-            if inp["per"] == "batch" else f"{inp['items']} items")
-    lines = [(f"{what}: {inp['distinct']} distinct lengths, {inp['min']}..{inp['max']}, "
-              f"{inp['tokens']} real positions"), ""]
-    lines.append(f"{'method':<12} {'K':>4} {'shapes':>6} {'waste':>12} {'waste %':>8} "
-                 f"{'solve s':>9}  boundaries")
-    for r in doc["results"]:
-        bounds = " ".join(map(str, r["boundaries"]))
-        if len(bounds) > 60:
-            bounds = bounds[:57] + "..."
-        lines.append(f"{r['method']:<12} {r['k']:>4} {r['shapes']:>6} {r['waste']:>12} "
-                     f"{100 * r['waste_fraction']:>7.1f}% {r['solve_seconds']:>9.4f}  {bounds}")
-    rec = doc["recommendation"]
-    i = rec["inputs"]
-    row = next(r for r in rec["curve"] if r["k"] == rec["k"])
-    lines += ["", f"recommended K = {rec['k']} (optimal boundaries: {' '.join(map(str, rec['boundaries']))})",
-              f"  cost model: {rec['formula']}",
-              (f"  inputs: compile_seconds={i['compile_seconds']} token_seconds={i['token_seconds']} "
-               f"epochs={i['epochs']} world_size={i['world_size']} (override with --compile-seconds, "
-               f"--token-seconds, --epochs, --world-size)"),
-              (f"  at K={rec['k']}: compile {row['compile_seconds']} s + padding "
-               f"{row['padding_seconds']} s = {row['total_seconds']} s")]
-    return "\n".join(lines) + "\n"
+def load_batches(entry: str):
+    """Import MODULE:FACTORY, call it, and return what it made (batches of a (model, batches) pair)."""
+    from ..confirm.cli import load_factory
+    from .shapes import ScanError
+
+    try:
+        factory = load_factory(entry)
+    except Exception as exc:  # ConfirmError: a clear message already
+        raise ScanError(str(exc)) from exc
+    try:
+        made = factory()
+    except Exception as exc:
+        raise ScanError(f"--entry: {entry}() raised {type(exc).__name__}: {exc}") from exc
+    if isinstance(made, tuple) and len(made) == 2 and "torch" in sys.modules:
+        import torch
+        if isinstance(made[0], torch.nn.Module):
+            return made[1]
+    return made
+
+
+def shapes_main(argv: list[str]) -> int:
+    args, code = _parse(shapes_parser(), argv)
+    if args is None:
+        return code
+    from .shapes import ScanError, render_csv, render_text, scan
+
+    try:
+        loader = load_batches(args.entry)
+        result = scan(loader, max_batches=args.max_batches, max_seconds=args.max_seconds,
+                      progress=args.progress, world_size=args.world_size, shard=args.shard)
+        d = result.to_dict()
+        if args.format == "json":
+            text = json.dumps(d, indent=2, sort_keys=False) + "\n"
+        elif args.format == "csv":
+            text = render_csv(d)
+        else:
+            text = render_text(result, top=args.top, d=d)
+        _emit(text, args.output_file)
+    except (ScanError, OSError) as exc:
+        return _error("shapes", exc)
+    except KeyboardInterrupt:
+        print("dynlint shapes: interrupted", file=sys.stderr)
+        return 130
+    return 1 if args.fail_over is not None and d["unique_shapes"] > args.fail_over else 0
+
+
+def compiles_main(argv: list[str]) -> int:
+    args, code = _parse(compiles_parser(), argv)
+    if args is None:
+        return code
+    from .compiles import CompilesError, analyse, load_shapes_json, render_text
+
+    try:
+        shapes = load_shapes_json(args.shapes) if args.shapes else None
+        report = analyse(args.files, args.input_format, warmup=args.warmup, shapes=shapes,
+                         mark_steps_per_step=args.mark_steps_per_step, step_regex=args.step_regex)
+        d = report.to_dict()
+        sys.stdout.write(json.dumps(d, indent=2) + "\n" if args.format == "json" else render_text(d))
+    except CompilesError as exc:
+        return _error("compiles", exc)
+    return 1 if args.fail_if_not_settled and d["settled"] is not True else 0

@@ -15,7 +15,7 @@ from ..project.config import ConfigError, load_settings, select_rules
 from ..report.formats import FORMATS
 from . import cli_output
 
-COMMANDS = ("check", "rules", "rule", "predicates", "confirm", "buckets")
+COMMANDS = ("check", "rules", "rule", "predicates", "confirm", "shapes", "compiles", "buckets")
 EPILOG = """\
 commands:
   check PATH...      lint files and directories (the default: `dynlint PATH` = `dynlint check PATH`)
@@ -23,6 +23,8 @@ commands:
   rule CODE          explain one rule: what it flags, why, an example, the static alternative
   predicates         list the named conditions YAML rules can use
   confirm PATH...    run the model and confirm findings through a recompilation detector
+  shapes --entry M:F how many input shapes a data loader produces (dynamic inputs)
+  compiles FILE...   compiles per step from Gaudi/torch.compile/XLA records: do they settle?
   buckets            choose bucket boundaries for variable-length inputs (--lengths FILE -k K)
 
 exit codes: 0 clean, 1 findings, 2 usage/config/internal error
@@ -108,6 +110,8 @@ def build_parser() -> argparse.ArgumentParser:
     rule.add_argument("--rules", action="append", default=[], metavar="DIR")
     sub.add_parser("predicates", help="list the predicates YAML rules can use")
     sub.add_parser("confirm", help="confirm findings by running the model", add_help=False)
+    sub.add_parser("shapes", help="input shapes of a data loader", add_help=False)
+    sub.add_parser("compiles", help="read recompilation records", add_help=False)
     sub.add_parser("buckets", help="choose bucket boundaries for variable-length inputs", add_help=False)
     return top
 
@@ -118,8 +122,11 @@ def main(argv=None) -> int:
         from ..confirm.cli import main as confirm_main
         return confirm_main(argv[1:])
     if argv and argv[0] == "buckets":
-        from ..inputs.cli import main as buckets_main
+        from ..inputs.buckets_cli import main as buckets_main
         return buckets_main(argv[1:])
+    if argv and argv[0] in ("shapes", "compiles"):  # input dynamicity: dynlint/inputs/cli.py
+        from ..inputs import cli as inputs_cli
+        return getattr(inputs_cli, f"{argv[0]}_main")(argv[1:])
     if not argv or (argv[0] not in COMMANDS and argv[0] not in ("-h", "--help", "--version")):
         argv = ["check", *argv]
     parser = build_parser()
