@@ -66,6 +66,9 @@ def venv(tmp_path_factory):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     site = _run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"])
     deps = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    # Site directories this environment reaches through its own .pth files too (a .pth
+    # line is not itself scanned for further .pth files).
+    deps |= {p for p in sys.path if p.endswith("site-packages")}
     site = Path(site.stdout.strip())
     (site / "_dynlint_test_deps.pth").write_text("\n".join(sorted(deps)) + "\n")
     return bindir, python, site
@@ -88,6 +91,9 @@ def test_dynlint_rules_lists_every_bundled_rule(venv, tmp_path):
     proc = _run([bindir / "dynlint", "rules", "--format", "json"], cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     want = sorted(yaml.safe_load(p.read_text())["code"] for p in (REPO / "rules").glob("*.yaml"))
+    # ...and the file diagnostics (DYN9xx), listed like rules.
+    from dynlint.finding import FILE_DIAGNOSTICS
+    want = sorted(want + [code for code, _ in FILE_DIAGNOSTICS])
     assert sorted(r["code"] for r in json.loads(proc.stdout)) == want
 
 

@@ -24,7 +24,6 @@ import tokenize
 from dataclasses import dataclass, field
 
 from ..project import source as sourcelib
-from ..project.config import per_file_ignored
 from .splice import rewrite
 
 MAX_ROUNDS = 6
@@ -54,19 +53,19 @@ def fix_source(source: str, path: str, engine, unsafe: bool = False,
     return fix_text(source, path, engine, unsafe, display_only)[0]
 
 
-def apply_fixes(findings, engine, settings=None, unsafe=False, display_only=False, write=True,
+def apply_fixes(findings, engine, plan=None, unsafe=False, display_only=False, write=True,
                 stdin=None, jobs=None) -> FixResult:
     """Fix the files behind `findings`. `stdin` is the source text read from `-`, if any:
-    it is fixed in memory and returned as `output`."""
-    ignores = getattr(settings, "per_file_ignores", None) or {}
+    it is fixed in memory and returned as `output`. With a `plan` (plan.Plan), each file is
+    re-checked with its own configuration's engine, per-file-ignores and selection."""
     by_path: dict[str, list] = {}
     for f in findings:
         by_path.setdefault(f.path, []).append(f)
     result = FixResult(remaining=[])
     if stdin is not None:
         path = findings[0].path if findings else "-"
-        text, fixed, remaining, messages = fix_text(stdin, path, engine, unsafe, display_only,
-                                                    keep=_keeper(path, ignores))
+        text, fixed, remaining, messages = fix_text(stdin, path, _engine(engine, plan, path),
+                                                    unsafe, display_only, keep=_keeper(plan))
         result.output, result.fixed, result.messages = text, fixed, messages
         result.remaining = remaining
         result.diff = unified_diff(stdin, text, path)
@@ -75,7 +74,7 @@ def apply_fixes(findings, engine, settings=None, unsafe=False, display_only=Fals
     for path, fs in by_path.items():
         if path not in todo:
             result.remaining.extend(fs)
-    job = (engine, unsafe, display_only, write, ignores)
+    job = (engine, unsafe, display_only, write, plan)
     for path, outcome in zip(todo, _map(job, [(p, by_path[p]) for p in todo], jobs)):
         remaining, fixed, diff, messages = outcome
         result.remaining.extend(by_path[path] if remaining is None else remaining)
@@ -86,10 +85,12 @@ def apply_fixes(findings, engine, settings=None, unsafe=False, display_only=Fals
     return result
 
 
-def _keeper(path, ignores):
-    if not ignores:
-        return None
-    return lambda f: not per_file_ignored(f.path, f.code, ignores)
+def _keeper(plan):
+    return plan.keep if plan is not None else None
+
+
+def _engine(engine, plan, path):
+    return plan.engine_for(path) if plan is not None else engine
 
 
 # -- one file -------------------------------------------------------------------------------
@@ -115,7 +116,8 @@ def _map(job, paths, jobs):
 def _fix_file(item):
     """(remaining findings or None if unchanged, fixes applied, diff, messages)."""
     path, before = item
-    engine, unsafe, display_only, write, ignores = _JOB
+    engine, unsafe, display_only, write, plan = _JOB
+    engine = _engine(engine, plan, path)
     try:
         data = _read(path)
         text = sourcelib.decode(data, path)
@@ -123,7 +125,7 @@ def _fix_file(item):
         return None, 0, "", [f"{path}: cannot read for fixing: {exc}"]
     alone: list = []
     new, fixed, remaining, messages = fix_text(text, path, engine, unsafe, display_only,
-                                               keep=_keeper(path, ignores), first=alone)
+                                               keep=_keeper(plan), first=alone)
     if new == text:
         return None, 0, "", messages
     remaining = remaining + _carried(before, alone, text, new)
