@@ -113,6 +113,9 @@ def show_settings(path: str, plan) -> int:
                    f"{e.base}; {applies}")
     out.append("}")
     for key, pairs in (("exclude", s.exclude), ("extend-exclude", s.extend_exclude)):
+        if key not in origin:
+            out.append(f"{key} = {strings(t for _, t in pairs)}    # default")
+            continue
         out.append(line(key, "["))
         out += [f'    "{text}",    # relative to {base}' for base, text in pairs]
         out.append("]")

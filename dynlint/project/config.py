@@ -155,11 +155,32 @@ def settings_from(path: Path | None, table: dict, text: str, cwd: Path, override
     root = Path(path).parent.resolve() if path else Path(cwd).resolve()
     settings = Settings(root=root, config_file=Path(path).resolve() if path else None)
     if path:
-        section = "[tool.dynlint] " if Path(path).name == "pyproject.toml" else ""
-        apply_table(settings, table, root, lambda key: _origin(path, text, key), section)
+        _apply_file(settings, Path(path).resolve(), table, text, [])
     for table, origin in overrides:
         apply_table(settings, table, Path(cwd).resolve(), lambda key, origin=origin: origin)
     return settings
+
+
+def _apply_file(settings: Settings, path: Path, table: dict, text: str, chain: list) -> None:
+    """One config file's table, after the file it `extend`s (whose paths stay relative to
+    that file), as ruff's `extend` does."""
+    section = "[tool.dynlint] " if path.name == "pyproject.toml" else ""
+    table = dict(table)
+    parent = table.pop("extend", None)
+    if parent is not None:
+        where = f"{_origin(path, text, 'extend')}: {section}extend"
+        if not isinstance(parent, str):
+            raise ConfigError(f"{where}: must be the path of another config file")
+        target = (path.parent / parent).resolve()
+        if target in chain or target == path:
+            raise ConfigError(f"{where}: circular: {' -> '.join(map(str, [*chain, path, target]))}")
+        if not target.is_file():
+            raise ConfigError(f"{where}: no such file {target}")
+        found = dynlint_table(target)
+        if found is None:
+            raise ConfigError(f"{where}: {target} has no [tool.dynlint] table")
+        _apply_file(settings, target, found[0], found[1], [*chain, path])
+    apply_table(settings, table, path.parent, lambda key: _origin(path, text, key), section)
 
 
 def _origin(path: Path, text: str, key: str) -> str:

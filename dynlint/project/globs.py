@@ -15,8 +15,6 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from pathspec import GitIgnoreSpec
-
 
 def _anchored(pattern: str) -> bool:
     body = pattern[1:] if pattern.startswith("!") else pattern
@@ -28,10 +26,11 @@ class _Group:
     """Consecutive patterns sharing a base directory, compiled once."""
     base: str
     texts: list[str]
-    spec: GitIgnoreSpec | None = None
-    loose: GitIgnoreSpec | None = None      # the unanchored ones, for paths outside `base`
+    spec: object = None                     # pathspec.GitIgnoreSpec
+    loose: object = None                    # the unanchored ones, for paths outside `base`
 
     def compile(self):
+        from pathspec import GitIgnoreSpec  # imported on first use: ~40 ms
         self.spec = GitIgnoreSpec.from_lines(self.texts)
         self.loose = GitIgnoreSpec.from_lines([t for t in self.texts if not _anchored(t)])
 
