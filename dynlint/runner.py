@@ -16,6 +16,7 @@ from .project.cache import Cache, content_hash
 from .project.discover import discover, display_path
 from .engine.match import Engine
 from .finding import internal_error
+from .results_json import result_from_json, result_to_json
 
 _ENGINES: list = []              # (engine, max file size) per configuration in this run
 # The cyclic garbage collector would re-scan each freshly parsed tree many times (a fifth of
@@ -141,7 +142,7 @@ def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross
                 caches[index] = Cache(profile.settings.cache_path(),
                                       profile.cache_key + (cross_file,))
         cache = caches.get(index)
-        cached = cache.lookup(path) if cache is not None else None
+        cached = _decode(cache.lookup(path)) if cache is not None else None
         if cached is None:
             todo.append((path, display, cross_file, index))
         else:
@@ -153,7 +154,7 @@ def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross
         _, display, _, index = jobs_by_path[path]
         cache = caches.get(index)
         if cache is not None and stat is not None:
-            cache.store(path, stat, digest, result)
+            cache.store(path, stat, digest, result_to_json(result))
         add(result, display)
     for cache in caches.values():
         cache.save()
@@ -162,6 +163,16 @@ def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross
     findings = [f for f in findings if plan.keep(f)]
     findings.sort(key=lambda f: f.sort_key)
     return findings, len(files)
+
+
+def _decode(entry):
+    """A cached result, or None (a malformed entry is a miss, never an error)."""
+    if entry is None:
+        return None
+    try:
+        return result_from_json(entry)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
 
 
 def _size(job) -> int:

@@ -350,3 +350,27 @@ def test_confirm_without_torch_names_the_extra(dynlint, write, tmp_path):
     # The static checker does not need torch.
     r = dynlint("check", "m.py", "--no-cache", cwd=tmp_path, env={"PYTHONPATH": str(tmp_path / "shadow")})
     assert r.returncode == 1 and "DYN101" in r.stdout
+
+
+def test_cache_is_json_and_a_corrupt_one_is_ignored(dynlint, write, tmp_path):
+    write("pkg/__init__.py", "")
+    write("pkg/util.py", "import torch\n\ndef helper(m: torch.Tensor):\n    return bool(m.all())\n")
+    write("pkg/model.py", "import torch\nfrom .util import helper\n\nclass Net(torch.nn.Module):\n"
+                          "    def forward(self, x, m):\n        return x if helper(m) else x * 2\n")
+    cold = dynlint("check", "pkg", "-q", cwd=tmp_path)
+    assert cold.returncode == 1 and "pkg/util.py:4" in cold.stdout     # found across files
+    (cache_file,) = (tmp_path / ".dynlint_cache").rglob("*.json")
+    json.loads(cache_file.read_text())                                  # plain JSON
+    assert not list((tmp_path / ".dynlint_cache").rglob("*.pickle"))
+    warm = dynlint("check", "pkg", "-q", cwd=tmp_path)
+    assert warm.stdout == cold.stdout
+    for junk in ("{not json", '{"x": [1, 2, 3, {"findings": 5}]}', "[]"):
+        cache_file.write_text(junk)
+        r = dynlint("check", "pkg", "-q", cwd=tmp_path)
+        assert r.stdout == cold.stdout and "Traceback" not in r.stderr
+    data = json.loads(dynlint("check", "pkg", "-q", cwd=tmp_path).stdout and cache_file.read_text())
+    key = next(iter(data))
+    data[key][3] = {"findings": [{"bogus": 1}]}                        # a malformed entry
+    cache_file.write_text(json.dumps(data))
+    r = dynlint("check", "pkg", "-q", cwd=tmp_path)
+    assert r.stdout == cold.stdout and "Traceback" not in r.stderr

@@ -133,6 +133,10 @@ def show_settings(path: str, plan) -> int:
 
 
 def warn_no_files(paths) -> None:
+    """Like ruff's warning, for directories (a file dropped by --force-exclude, as
+    pre-commit passes them, is not worth a warning)."""
+    if not any(os.path.isdir(p) for p in paths):
+        return
     print(f"dynlint: warning: No Python files found under {', '.join(paths)}", file=sys.stderr)
 
 

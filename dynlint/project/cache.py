@@ -1,14 +1,16 @@
 """Per-file results cache in `.dynlint_cache/`.
 
-One pickle per rule configuration (package version, the bytes of every enabled rule file,
-the selected codes, the file size limit). Entries are keyed by absolute path and validated
-by (mtime, size) first, then by a content hash, so a warm run reads no unchanged file.
+One JSON file per rule configuration (package version, the bytes of every enabled rule
+file, the selected codes, the file size limit). Entries are keyed by absolute path and
+validated by (mtime, size) first, then by a content hash, so a warm run reads no unchanged
+file. Values are whatever JSON the caller stores (runner stores results_json's form). JSON,
+never pickle: loading a cache must not be able to run code.
 """
 from __future__ import annotations
 
 import hashlib
 import os
-import pickle
+import json
 import tempfile
 from pathlib import Path
 
@@ -37,16 +39,16 @@ class Cache:
         key = (__version__, code_fingerprint()) + tuple(key_parts)
         h = hashlib.blake2b(repr(key).encode(), digest_size=12)
         self.directory = Path(directory)
-        self.file = self.directory / __version__ / f"{h.hexdigest()}.pickle"
+        self.file = self.directory / __version__ / f"{h.hexdigest()}.json"
         self.entries: dict[str, tuple] = {}
         self.dirty = False
         try:
-            with open(self.file, "rb") as fh:
-                loaded = pickle.load(fh)
+            with open(self.file, encoding="utf-8") as fh:
+                loaded = json.load(fh)
             if isinstance(loaded, dict):
-                self.entries = loaded
-        except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError,
-                ValueError, TypeError):
+                self.entries = {k: v for k, v in loaded.items()
+                                if isinstance(v, list) and len(v) == 4}
+        except (OSError, ValueError, TypeError, RecursionError):
             self.entries = {}
 
     def lookup(self, path: str):
@@ -67,13 +69,13 @@ class Cache:
         except OSError:
             return None
         if content_hash(data) == digest:
-            self.entries[os.path.abspath(path)] = (st.st_mtime_ns, st.st_size, digest, findings)
+            self.entries[os.path.abspath(path)] = [st.st_mtime_ns, st.st_size, digest, findings]
             self.dirty = True
             return findings
         return None
 
     def store(self, path: str, stat: os.stat_result, digest: str, findings) -> None:
-        self.entries[os.path.abspath(path)] = (stat.st_mtime_ns, stat.st_size, digest, findings)
+        self.entries[os.path.abspath(path)] = [stat.st_mtime_ns, stat.st_size, digest, findings]
         self.dirty = True
 
     def save(self) -> None:
@@ -86,8 +88,8 @@ class Cache:
                 tag.write_text(_TAG)
                 (self.directory / ".gitignore").write_text("# Created by dynlint\n*\n")
             fd, tmp = tempfile.mkstemp(dir=self.file.parent, prefix=".tmp-")
-            with os.fdopen(fd, "wb") as fh:
-                pickle.dump(self.entries, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump(self.entries, fh, separators=(",", ":"))
             os.replace(tmp, self.file)
         except OSError:
             pass                 # a read-only tree simply runs without a cache
