@@ -42,8 +42,8 @@ def project(tmp_path):
     return tmp_path
 
 
-def _findings(dynlint, cwd, *extra):
-    r = dynlint("check", ".", "--no-cache", "--format", "json", *extra, cwd=cwd)
+def _findings(dynlint, cwd, *extra, target="."):
+    r = dynlint("check", target, "--no-cache", "--format", "json", *extra, cwd=cwd)
     assert r.returncode in (0, 1), r.stderr
     assert "error" not in r.stderr.lower(), r.stderr
     return {(f["path"], f["code"]) for f in json.loads(r.stdout)}
@@ -66,7 +66,7 @@ def test_toml_example_works_and_has_an_effect(dynlint, project, index):
     # And the same from a subdirectory and from the directory above.
     sub = {(p, c) for p, c in _findings(dynlint, project / "src")}
     assert sub == {(p[len("src/"):], c) for p, c in configured if p.startswith("src/")}
-    above = _findings(dynlint, project.parent, )
+    above = _findings(dynlint, project.parent, target=project.name)
     assert {(p.split("/", 1)[1], c) for p, c in above if p.startswith(project.name + "/")} == configured
 
 

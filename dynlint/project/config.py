@@ -90,8 +90,14 @@ class Settings:
     def exclusions(self) -> Patterns:
         if self._patterns is None:
             patterns = Patterns()
-            for base, text in [*self.exclude, *self.extend_exclude]:
-                patterns = patterns.extend(base, [text])
+            pairs = [*self.exclude, *self.extend_exclude]
+            i = 0
+            while i < len(pairs):             # one compiled group per run of the same base
+                j = i
+                while j < len(pairs) and pairs[j][0] == pairs[i][0]:
+                    j += 1
+                patterns = patterns.extend(pairs[i][0], [t for _, t in pairs[i:j]])
+                i = j
             self._patterns = patterns
         return self._patterns
 

@@ -12,7 +12,9 @@ excluded by the default `build` pattern.
 """
 from __future__ import annotations
 
+import functools
 import os
+import re
 from dataclasses import dataclass, field
 
 
@@ -26,13 +28,62 @@ class _Group:
     """Consecutive patterns sharing a base directory, compiled once."""
     base: str
     texts: list[str]
-    spec: object = None                     # pathspec.GitIgnoreSpec
+    spec: object = None                     # a matcher for paths below `base`
     loose: object = None                    # the unanchored ones, for paths outside `base`
 
     def compile(self):
-        from pathspec import GitIgnoreSpec  # imported on first use: ~40 ms
-        self.spec = GitIgnoreSpec.from_lines(self.texts)
-        self.loose = GitIgnoreSpec.from_lines([t for t in self.texts if not _anchored(t)])
+        self.spec = _matcher(tuple(self.texts))
+        self.loose = _matcher(tuple(t for t in self.texts if not _anchored(t)))
+
+
+@functools.lru_cache(maxsize=256)
+def _matcher(texts: tuple):
+    """`check(path) -> True/False/None` with git's semantics. Without negations, any match
+    excludes, so pathspec's patterns are joined into one regex (one search per path instead
+    of one per pattern: the walk asks for every file and directory)."""
+    from pathspec import GitIgnoreSpec      # imported on first use: ~40 ms
+    spec = GitIgnoreSpec.from_lines(texts)
+    patterns = [p for p in spec.patterns if p.include is not None]
+    if any(not p.include for p in patterns):
+        return lambda path: spec.check_file(path).include
+    if not patterns:
+        return lambda path: None
+    # A name pattern (`build`, `*.egg-info`, `logs/`) matches a path when one of its
+    # components matches: test the components against one regex of all the names.
+    names, dir_names, others = [], [], []
+    for p in patterns:
+        m = _NAME_RE.fullmatch(p.regex.pattern)
+        if m is None or "/" in m["name"].replace("[^/]", "") or "(" in m["name"]:
+            others.append(p.regex.pattern)
+        else:
+            (dir_names if m["dir"] else names).append(m["name"])
+    any_name = re.compile("|".join(names)).fullmatch if names else None
+    dir_name = re.compile("|".join(dir_names)).fullmatch if dir_names else None
+    # Named groups (pathspec marks directory matches with one) would clash when joined.
+    search = re.compile("|".join(f"(?:{re.sub(r'[(][?]P<[^>]+>', '(?:', r)})"
+                                 for r in others)).search if others else None
+
+    def check(path):
+        parts = path.split("/")
+        if parts[-1] == "":               # a directory: "a/b/"
+            parts.pop()
+            dirs = parts
+        else:
+            dirs = parts[:-1]
+        if any_name is not None and any(any_name(c) for c in parts):
+            return True
+        if dir_name is not None and any(dir_name(c) for c in dirs):
+            return True
+        if search is not None and search(path):
+            return True
+        return None
+    return check
+
+
+# pathspec's regex for a pattern without a slash: `^(?:.+/)?NAME(?:(?P<ps_d>/)|$)`, or
+# `^(?:.+/)?NAME(?P<ps_d>/)` for a directory-only `NAME/`.
+_NAME_RE = re.compile(r"\^\(\?:\.\+/\)\?(?P<name>.+?)"
+                      r"(?:\(\?:\(\?P<ps_d>/\)\|\$\)|(?P<dir>\(\?P<ps_d>/\)))")
 
 
 @dataclass
@@ -61,15 +112,18 @@ class Patterns:
         path = os.path.abspath(path)
         result = None
         for group in self.groups:
-            rel = os.path.relpath(path, group.base) if path != group.base else "."
-            if rel == "." or rel.startswith(".." + os.sep) or rel == ".." or os.path.isabs(rel):
-                spec, rel = group.loose, os.path.basename(path)
+            base = group.base.rstrip(os.sep) + os.sep
+            if path + os.sep == base:
+                continue                  # the base itself: patterns are about what is below
+            if path.startswith(base):
+                check, rel = group.spec, path[len(base):]
             else:
-                spec = group.spec
-            if not rel or rel == ".":
+                check, rel = group.loose, os.path.basename(path)
+            if not rel:
                 continue
-            rel = rel.replace(os.sep, "/") + ("/" if is_dir else "")
-            hit = spec.check_file(rel).include
+            if os.sep != "/":
+                rel = rel.replace(os.sep, "/")
+            hit = check(rel + "/" if is_dir else rel)
             if hit is not None:
                 result = hit
         return result
