@@ -33,6 +33,6 @@ def test_quoted_confirm_message_is_the_real_one():
 def test_pytest_runs_with_xdist_as_documented(pytestconfig):
     addopts = PYPROJECT["tool"]["pytest"]["ini_options"]["addopts"]
     assert f'addopts = "{addopts}"' in DOC and "-n auto" in addopts
-    # This very run was started through addopts: xdist's worker count is set.
-    assert pytestconfig.getoption("numprocesses", None) is not None
+    # xdist is installed and loaded (in a worker, the worker count is not passed on).
+    assert pytestconfig.pluginmanager.hasplugin("xdist")
     assert "--index-url https://download.pytorch.org/whl/cpu" in DOC
