@@ -374,3 +374,10 @@ def test_cache_is_json_and_a_corrupt_one_is_ignored(dynlint, write, tmp_path):
     cache_file.write_text(json.dumps(data))
     r = dynlint("check", "pkg", "-q", cwd=tmp_path)
     assert r.stdout == cold.stdout and "Traceback" not in r.stderr
+
+
+def test_nested_gitignore_outside_a_repository_is_not_read(dynlint, write, tmp_path):
+    write("pkg/.gitignore", "*.py\n")
+    write("pkg/m.py", BODY)
+    r = dynlint("check", "--show-files", cwd=tmp_path)
+    assert r.stdout.split() == [str(tmp_path / "pkg/m.py")]

@@ -157,9 +157,13 @@ def _read_lines(path: str) -> list[str]:
         return []
 
 
+OUTSIDE_REPO = Patterns()          # the (empty) answer for a directory in no git repository
+
+
 def gitignore_for(directory: str, inherited: Patterns | None) -> Patterns:
     """The gitignore patterns in force inside `directory`, given its parent's (`inherited`,
-    None when the parent was not computed: then every ancestor up to the repo root is read)."""
+    None when the parent was not computed: then every ancestor up to the repo root is read).
+    Outside a repository (OUTSIDE_REPO) no .gitignore file is read, as git and ruff do."""
     directory = os.path.abspath(directory)
     if os.path.exists(os.path.join(directory, ".git")):
         # A repository root (or a nested repository: a submodule starts afresh).
@@ -168,7 +172,7 @@ def gitignore_for(directory: str, inherited: Patterns | None) -> Patterns:
     if inherited is None:
         root = repo_root(directory)
         if root is None:
-            return Patterns()
+            return OUTSIDE_REPO
         chain = []
         d = directory
         while d != root:
@@ -177,6 +181,8 @@ def gitignore_for(directory: str, inherited: Patterns | None) -> Patterns:
         inherited = gitignore_for(root, None)
         for d in reversed(chain[1:]):
             inherited = inherited.extend(d, _read_lines(os.path.join(d, ".gitignore")))
+    if inherited is OUTSIDE_REPO:
+        return OUTSIDE_REPO
     return inherited.extend(directory, _read_lines(os.path.join(directory, ".gitignore")))
 
 
