@@ -35,8 +35,9 @@ def default_tree() -> str:
 
 
 def python_files(tree: str) -> list[str]:
-    from dynlint.project.discover import DEFAULT_EXCLUDE, discover
-    files, _ = discover([tree], DEFAULT_EXCLUDE, Path(tree))
+    from dynlint.project.discover import discover
+    from dynlint.project.resolve import Resolver
+    files, _ = discover([tree], Resolver(isolated=True, cwd=Path(tree)))
     return files
 
 

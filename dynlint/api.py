@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .project.config import Settings, load_settings, select_rules
+from .project.config import Settings, select_rules
 from .engine.match import Engine
 from .finding import Finding
 from .engine.rules import load_rules
@@ -23,13 +23,15 @@ def scan(paths, select=None, extend_select=(), ignore=(), rule_dirs=(), config=N
          use_cache=False, jobs=None, cross_file=True) -> list[Finding]:
     """Findings for files and directories, sorted by path, line and column.
 
-    Settings come from the nearest pyproject.toml's [tool.dynlint] (or `config`), and the
-    keyword arguments override them like the CLI flags do.
+    Each file gets the settings of its closest config file (as `dynlint check` does), or
+    `config` for every file; the keyword arguments override them like the CLI flags do.
     """
-    settings = load_settings(Path(config) if config else None)
-    engine = build_engine(settings, select, extend_select, ignore, rule_dirs)
-    findings, _ = run_check([str(p) for p in paths], settings, engine, use_cache=use_cache,
-                            jobs=jobs, cross_file=cross_file)
+    from .plan import Plan
+    from .project.resolve import Resolver
+    plan = Plan(Resolver(config=Path(config) if config else None), rule_dirs,
+                cli=(select, list(extend_select), list(ignore)))
+    findings, _ = run_check([str(p) for p in paths], plan, use_cache=use_cache, jobs=jobs,
+                            cross_file=cross_file)
     return findings
 
 

@@ -11,17 +11,14 @@ import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
-from .project import notebook, source
+from .project import source
 from .project.cache import Cache, content_hash
-from .project.config import per_file_ignored
 from .project.discover import discover, display_path
 from .engine.match import Engine
-from .engine.rules import rules_fingerprint
 from .finding import internal_error
 from .result_json import result_from_json, result_to_json
 
-_ENGINE: Engine | None = None
-_MAX_BYTES = source.DEFAULT_MAX_BYTES
+_ENGINES: list = []              # (engine, max file size) per configuration in this run
 # The cyclic garbage collector would re-scan each freshly parsed tree many times (a fifth of
 # the run time). Trees are acyclic and freed by reference counting; the analysis leaves a
 # little cyclic garbage per file, collected every GC_EVERY files instead.
@@ -65,18 +62,15 @@ def _analyse_file(job):
     if _since_gc >= GC_EVERY:
         _since_gc = 0
         gc.collect(1)
-    path, display, cross_file = job
+    path, display, cross_file, index = job
+    engine, max_bytes = _ENGINES[index]
     try:
-        data, stat = source.read_bytes(path, display, _MAX_BYTES)
-        if path.endswith(notebook.SUFFIX):
-            nb = notebook.load(data, display)
-            found, _ = analyse_source(_ENGINE, nb.text, display)
-            return path, stat, content_hash(data), (notebook.to_cells(found, nb), None)
+        data, stat = source.read_bytes(path, display, max_bytes)
         text = source.decode(data, display)
     except source.SourceError as exc:
         return path, None, None, ([exc.finding], None)
     module = module_name(path) if cross_file else None
-    return path, stat, content_hash(data), analyse_source(_ENGINE, text, display, module)
+    return path, stat, content_hash(data), analyse_source(engine, text, display, module)
 
 
 def resolve_cross_file(all_facts) -> list:
@@ -106,75 +100,78 @@ def resolve_cross_file(all_facts) -> list:
             if f"{facts.module}.{func}" in model]
 
 
-def _init_worker(engine, max_bytes):
-    global _ENGINE, _MAX_BYTES
+def _init_worker(engines):
+    global _ENGINES
     gc.disable()
-    if engine is not None:
-        _ENGINE, _MAX_BYTES = engine, max_bytes
+    if engines is not None:
+        _ENGINES = engines
 
 
-def run_check(paths, settings, engine: Engine, use_cache=True, jobs=None, force_exclude=False,
-              cache_key=(), cross_file=True):
-    """Findings for `paths`, sorted, with per-file-ignores applied. With `cross_file`, model
-    code is followed into functions defined in the other files being checked."""
-    global _ENGINE, _MAX_BYTES
-    _ENGINE, _MAX_BYTES = engine, settings.max_file_size
+def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross_file=True):
+    """(findings, files checked) for `paths`, sorted, each file judged by its own settings
+    (see plan.Plan). With `cross_file`, model code is followed into functions defined in the
+    other files being checked."""
+    global _ENGINES
     cwd = os.getcwd()
-    files, findings = discover(paths, settings.exclude, settings.root, force_exclude)
-    cache = None
+    files, findings = discover(paths, plan.resolver, force_exclude)
+    profiles: dict[int, int] = {}          # id(profile) -> index in _ENGINES
+    _ENGINES = []
+    caches = {}
+    todo = []
+    all_facts = []
+
+    def add(result, display):
+        found, facts = result
+        if found and found[0].path != display:
+            found = [dataclasses.replace(f, path=display) for f in found]
+        findings.extend(found)
+        if facts is not None and (facts.exports or facts.model_refs or facts.conditional):
+            if facts.conditional and facts.conditional[0][1].path != display:
+                facts.conditional = [(n, dataclasses.replace(f, path=display))
+                                     for n, f in facts.conditional]
+            all_facts.append(facts)
+
     # Loading the cache builds many small acyclic objects; the cyclic GC would re-scan them
     # again and again (a third of a warm run). Reference counting frees them.
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
-        if use_cache:
-            # Everything a result depends on besides the file's own bytes (and dynlint's code,
-            # which the cache adds itself): the enabled rules, the size limit, cross-file mode.
-            try:
-                key = (rules_fingerprint(engine.rules), tuple(r.code for r in engine.rules),
-                       settings.max_file_size, cross_file, *cache_key)
-            except OSError:             # rules built in memory: nothing to key a cache on
-                key = None
-            if key is not None:
-                cache = Cache(settings.cache_path(), key, result_to_json, result_from_json)
-        todo = []
-        all_facts = []
-
-        def add(result, display):
-            found, facts = result
-            if found and found[0].path != display:
-                found = [dataclasses.replace(f, path=display) for f in found]
-            findings.extend(found)
-            if facts is not None and (facts.exports or facts.model_refs or facts.conditional):
-                if facts.conditional and facts.conditional[0][1].path != display:
-                    facts.conditional = [(n, dataclasses.replace(f, path=display))
-                                         for n, f in facts.conditional]
-                all_facts.append(facts)
-
         for path in files:
             display = display_path(os.path.abspath(path), cwd) if os.path.isabs(path) else path
+            profile = plan.profile_for(path)
+            index = profiles.get(id(profile))
+            if index is None:
+                index = profiles[id(profile)] = len(_ENGINES)
+                _ENGINES.append((profile.engine, profile.settings.max_file_size))
+                if use_cache:
+                    # Everything a result depends on besides the file's own bytes (and
+                    # dynlint's code, which the cache adds itself): rules, size limit, mode.
+                    caches[index] = Cache(profile.settings.cache_path(),
+                                          profile.cache_key + (cross_file,),
+                                          result_to_json, result_from_json)
+            cache = caches.get(index)
             cached = cache.lookup(path, display) if cache is not None else None
             if cached is None:
-                todo.append((path, display, cross_file))
+                todo.append((path, display, cross_file, index))
             else:
                 add(cached, display)
     finally:
         if gc_was_enabled:
             gc.enable()
-    displays = {path: display for path, display, _ in todo}
+    jobs_by_path = {job[0]: job for job in todo}
     # Biggest files first, so that no worker is left alone with a huge file at the end.
     todo.sort(key=_size, reverse=True)
     for path, stat, digest, result in _map(todo, jobs):
+        _, display, _, index = jobs_by_path[path]
+        cache = caches.get(index)
         if cache is not None and stat is not None:
             cache.store(path, stat, digest, result)
-        add(result, displays[path])
-    if cache is not None:
+        add(result, display)
+    for cache in caches.values():
         cache.save()
     if all_facts:
         findings.extend(resolve_cross_file(all_facts))
-    if settings.per_file_ignores:
-        findings = [f for f in findings
-                    if not per_file_ignored(f.path, f.code, settings.per_file_ignores)]
+    findings = [f for f in findings if plan.keep(f)]
     findings.sort(key=lambda f: f.sort_key)
     return findings, len(files)
 
@@ -197,7 +194,7 @@ def _map(todo, jobs):
         ctx = multiprocessing.get_context("fork")
     chunk = max(1, min(8, len(todo) // (jobs * 16)))
     executor = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
-                                   initargs=(None if ctx else _ENGINE, _MAX_BYTES))
+                                   initargs=(None if ctx else _ENGINES,))
     return _drain(executor, todo, chunk)
 
 

@@ -97,6 +97,12 @@ def call_factory(factory, entry: str):
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..extras import MissingExtra, require
+    try:
+        require("torch", "dynlint confirm")
+    except MissingExtra as exc:
+        print(f"dynlint confirm: error: {exc}", file=sys.stderr)
+        return 2
     try:
         from .findings import ConfirmError, read_findings_file
     except ImportError as exc:  # torch missing

@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 
 from ..project import notebook
 from ..project import source as sourcelib
-from ..project.config import per_file_ignored
 from .splice import rewrite
 
 MAX_ROUNDS = 6
@@ -55,19 +54,19 @@ def fix_source(source: str, path: str, engine, unsafe: bool = False,
     return fix_text(source, path, engine, unsafe, display_only)[0]
 
 
-def apply_fixes(findings, engine, settings=None, unsafe=False, display_only=False, write=True,
+def apply_fixes(findings, engine, plan=None, unsafe=False, display_only=False, write=True,
                 stdin=None, jobs=None) -> FixResult:
     """Fix the files behind `findings`. `stdin` is the source text read from `-`, if any:
-    it is fixed in memory and returned as `output`."""
-    ignores = getattr(settings, "per_file_ignores", None) or {}
+    it is fixed in memory and returned as `output`. With a `plan` (plan.Plan), each file is
+    re-checked with its own configuration's engine, per-file-ignores and selection."""
     by_path: dict[str, list] = {}
     for f in findings:
         by_path.setdefault(f.path, []).append(f)
     result = FixResult(remaining=[])
     if stdin is not None:
         path = findings[0].path if findings else "-"
-        text, fixed, remaining, messages = fix_text(stdin, path, engine, unsafe, display_only,
-                                                    keep=_keeper(path, ignores))
+        text, fixed, remaining, messages = fix_text(stdin, path, _engine(engine, plan, path),
+                                                    unsafe, display_only, keep=_keeper(plan))
         result.output, result.fixed, result.messages = text, fixed, messages
         result.remaining = remaining
         result.diff = unified_diff(stdin, text, path)
@@ -76,7 +75,7 @@ def apply_fixes(findings, engine, settings=None, unsafe=False, display_only=Fals
     for path, fs in by_path.items():
         if path not in todo:
             result.remaining.extend(fs)
-    job = (engine, unsafe, display_only, write, ignores)
+    job = (engine, unsafe, display_only, write, plan)
     for path, outcome in zip(todo, _map(job, [(p, by_path[p]) for p in todo], jobs)):
         remaining, fixed, diff, messages = outcome
         result.remaining.extend(by_path[path] if remaining is None else remaining)
@@ -87,10 +86,12 @@ def apply_fixes(findings, engine, settings=None, unsafe=False, display_only=Fals
     return result
 
 
-def _keeper(path, ignores):
-    if not ignores:
-        return None
-    return lambda f: not per_file_ignored(f.path, f.code, ignores)
+def _keeper(plan):
+    return plan.keep if plan is not None else None
+
+
+def _engine(engine, plan, path):
+    return plan.engine_for(path) if plan is not None else engine
 
 
 # -- one file -------------------------------------------------------------------------------
@@ -116,7 +117,8 @@ def _map(job, paths, jobs):
 def _fix_file(item):
     """(remaining findings or None if unchanged, fixes applied, diff, messages)."""
     path, before = item
-    engine, unsafe, display_only, write, ignores = _JOB
+    engine, unsafe, display_only, write, plan = _JOB
+    engine = _engine(engine, plan, path)
     if path.endswith(notebook.SUFFIX):
         return _fix_notebook(path, before)
     try:
@@ -126,7 +128,7 @@ def _fix_file(item):
         return None, 0, "", [f"{path}: cannot read for fixing: {exc}"]
     alone: list = []
     new, fixed, remaining, messages = fix_text(text, path, engine, unsafe, display_only,
-                                               keep=_keeper(path, ignores), first=alone)
+                                               keep=_keeper(plan), first=alone)
     if new == text:
         return None, 0, "", messages
     remaining = remaining + _carried(before, alone, text, new)
@@ -150,11 +152,12 @@ def _fix_file(item):
 def _fix_notebook(path, before):
     """Fix the code cells of a notebook together (one module); write the JSON back as it was
     formatted. Notebooks take no part in the cross-file step, so nothing is carried."""
-    engine, unsafe, display_only, write, ignores = _JOB
+    engine, unsafe, display_only, write, plan = _JOB
+    engine = _engine(engine, plan, path)
     try:
         data = _read(path)
         new_data, (fixed, remaining, messages) = notebook.edit_joined(
-            data, path, lambda text: _fix_joined(text, path, engine, unsafe, display_only, ignores))
+            data, path, lambda text: _fix_joined(text, path, engine, unsafe, display_only, _keeper(plan)))
         nb_after = notebook.load(new_data, path)
     except (OSError, sourcelib.SourceError) as exc:
         return None, 0, "", [f"{path}: cannot read for fixing: {exc}"]
@@ -170,13 +173,12 @@ def _fix_notebook(path, before):
         _atomic_write(path, new_data)
     except OSError as exc:
         return None, 0, diff, messages + [f"{path}: cannot write: {exc}"]
-    return notebook.to_cells(_check(engine, nb_after.text, path, _keeper(path, ignores)), nb_after), \
+    return notebook.to_cells(_check(engine, nb_after.text, path, _keeper(plan)), nb_after), \
         fixed, diff, messages
 
 
-def _fix_joined(text, path, engine, unsafe, display_only, ignores):
-    new, fixed, remaining, messages = fix_text(text, path, engine, unsafe, display_only,
-                                               keep=_keeper(path, ignores))
+def _fix_joined(text, path, engine, unsafe, display_only, keep):
+    new, fixed, remaining, messages = fix_text(text, path, engine, unsafe, display_only, keep=keep)
     return new, (fixed, remaining, messages)
 
 

@@ -11,9 +11,10 @@ import sys
 from pathlib import Path
 
 from .. import __version__
-from ..project.config import ConfigError, load_settings, select_rules
+from ..project.config import ConfigError
 from ..report.formats import FORMATS
 from . import cli_output
+from . import check_config
 
 COMMANDS = ("check", "rules", "rule", "predicates", "confirm", "shapes", "compiles", "buckets")
 EPILOG = """\
@@ -46,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = sub.add_parser("check", help="lint files and directories",
                            description="Lint Python files for data-dependent tensor shapes.")
-    check.add_argument("paths", nargs="*", default=["."],
+    check.add_argument("paths", nargs="*", default=[],
                        help="files or directories (default: .); `-` reads standard input")
     sel = check.add_argument_group("rule selection")
     sel.add_argument("--select", type=_csv, metavar="CODES",
@@ -65,7 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
     files.add_argument("--force-exclude", action="store_true",
                        help="apply exclusions to files named on the command line too (for pre-commit)")
     files.add_argument("--stdin-filename", metavar="PATH",
-                       help="the name to report for source read from `-`")
+                       help="read the source from standard input and check it as this file: its "
+                            "config, per-file-ignores and --force-exclude apply")
     files.add_argument("--max-file-size", type=int, metavar="BYTES",
                        help="skip (and report DYN904 for) bigger files; 0 = no limit (default 5 MB)")
     fix = check.add_argument_group("fixes")
@@ -87,7 +89,6 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("-q", "--quiet", action="store_true", help="print findings only, no summary")
     out.add_argument("-e", "--exit-zero", action="store_true", help="exit 0 even when there are findings")
     run = check.add_argument_group("run")
-    run.add_argument("--config", metavar="FILE", help="pyproject.toml to read [tool.dynlint] from")
     run.add_argument("--isolated", action="store_true", help="ignore configuration files")
     run.add_argument("--no-cache", action="store_true", help="do not read or write .dynlint_cache")
     run.add_argument("--cache-dir", metavar="DIR", default=os.environ.get("DYNLINT_CACHE_DIR") or None,
@@ -98,6 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--no-cross-file", action="store_true",
                      help="judge each file on its own: do not follow model code into functions "
                           "defined in the other files checked (this is what flake8 sees)")
+    check_config.add_arguments(files, run)
 
     rules = sub.add_parser("rules", help="list rules")
     rules.add_argument("--format", choices=("text", "json", "markdown"), default="text")
@@ -127,6 +129,11 @@ def main(argv=None) -> int:
     if argv and argv[0] in ("shapes", "compiles"):  # input dynamicity: dynlint/inputs/cli.py
         from ..inputs import cli as inputs_cli
         return getattr(inputs_cli, f"{argv[0]}_main")(argv[1:])
+    if argv and argv[0] not in COMMANDS and not argv[0].startswith("-"):
+        typo = check_config.subcommand_typo(argv[0], COMMANDS)
+        if typo:
+            print(typo, file=sys.stderr)
+            return 2
     if not argv or (argv[0] not in COMMANDS and argv[0] not in ("-h", "--help", "--version")):
         argv = ["check", *argv]
     parser = build_parser()
@@ -155,6 +162,7 @@ def _load_rules(dirs):
 
 def _info(args) -> int:
     from ..report import docs
+    from ..report.file_diagnostics import FILE_DIAGNOSTICS
     if args.command == "predicates":
         sys.stdout.write(docs.predicates_doc())
         return 0
@@ -167,15 +175,16 @@ def _info(args) -> int:
                 raise ConfigError(str(exc)) from None
             print(f"{args.update}: rules table {'updated' if changed else 'already up to date'}")
             return 0
-        sys.stdout.write(docs.rules_table(rules, args.format))
+        sys.stdout.write(docs.rules_table([*rules, *FILE_DIAGNOSTICS], args.format))
         return 0
     if args.all or not args.code:
         if not args.all:
             print("dynlint: error: give a rule code or --all", file=sys.stderr)
             return 2
-        sys.stdout.write("\n".join(docs.rule_doc(r) for r in rules))
+        sys.stdout.write("\n".join(docs.rule_doc(r) for r in [*rules, *FILE_DIAGNOSTICS]))
         return 0
-    matches = [r for r in rules if r.code == args.code.upper() or r.name == args.code]
+    matches = [r for r in [*rules, *FILE_DIAGNOSTICS]
+               if r.code == args.code.upper() or r.name == args.code]
     if not matches:
         print(f"dynlint: error: unknown rule {args.code!r}; see `dynlint rules`", file=sys.stderr)
         return 2
@@ -185,41 +194,41 @@ def _info(args) -> int:
 
 def _check(args) -> int:
     from ..report import formats as report
-    from ..engine.match import Engine
-    from ..engine.rules import rules_fingerprint
     from ..runner import analyse_source, run_check
 
-    settings = load_settings(Path(args.config) if args.config else None, args.isolated)
-    if args.exclude is not None:
-        settings.exclude = list(args.exclude)
-    settings.exclude += args.extend_exclude
-    if args.max_file_size is not None:
-        settings.max_file_size = args.max_file_size
-    if args.cache_dir:
-        settings.cache_dir = os.path.abspath(args.cache_dir)     # like ruff: relative to cwd
-    all_rules = _load_rules([*settings.rule_dirs, *args.rules])
-    rules = select_rules(all_rules, settings.select, settings.extend_select, settings.ignore,
-                         cli=(args.select, args.extend_select, args.ignore))
-    engine = Engine(rules)
+    plan = check_config.build_plan(args)
+    if args.show_settings:
+        return check_config.show_settings(args.show_settings, plan)
+    if args.show_files:
+        return check_config.show_files(args, plan)
     fixing = args.fix or args.diff
+    for path in [args.stdin_filename or "."] + [p for p in args.paths if p != "-"]:
+        plan.profile_for(path)            # unknown selectors are an error even with no files
 
     stdin_text = None
-    if args.paths == ["-"]:
-        (findings, stdin_text), n_files = _check_stdin(args, engine, analyse_source), 1
+    if check_config.stdin_requested(args):
+        if check_config.stdin_excluded(args, plan):
+            if fixing and not args.diff:          # like ruff: an excluded file passes through
+                sys.stdout.write(sys.stdin.read())
+            return 0
+        (findings, stdin_text), n_files = _check_stdin(args, plan, analyse_source), 1
     else:
-        key = (rules_fingerprint(rules), tuple(r.code for r in rules), settings.max_file_size)
-        findings, n_files = run_check(args.paths, settings, engine, use_cache=not args.no_cache,
+        findings, n_files = run_check(args.paths or ["."], plan, use_cache=not args.no_cache,
                                       jobs=args.jobs, force_exclude=args.force_exclude,
-                                      cache_key=key, cross_file=not args.no_cross_file)
+                                      cross_file=not args.no_cross_file)
+        if n_files == 0 and not findings:
+            check_config.warn_no_files(args.paths or ["."])
     if args.add_noqa:
         return cli_output.add_noqa(findings)
+    rules = plan.enabled_rules()
+    engine = plan.engine_for(args.stdin_filename or ".") if stdin_text is not None else None
     fixed = 0
     diff_text = ""
     fixed_source = None
     before = findings
     if fixing and (findings or stdin_text is not None):
         from ..fix.apply import apply_fixes
-        result = apply_fixes(findings, engine=engine, settings=settings, unsafe=args.unsafe_fixes,
+        result = apply_fixes(findings, engine=engine, plan=plan, unsafe=args.unsafe_fixes,
                              display_only=args.apply_display_only, write=not args.diff,
                              stdin=stdin_text, jobs=args.jobs)
         findings, fixed, diff_text = result.remaining, result.fixed, result.diff
@@ -266,15 +275,17 @@ def _check(args) -> int:
     return 1 if findings else 0
 
 
-def _check_stdin(args, engine, analyse_source):
+def _check_stdin(args, plan, analyse_source):
     from ..project import source
     display = args.stdin_filename or "-"
     data = sys.stdin.buffer.read()
     try:
         text = source.decode(data, display)
     except source.SourceError as exc:
-        return [exc.finding], None
-    return analyse_source(engine, text, display)[0], text
+        return [f for f in [exc.finding] if plan.keep(f)], None
+    engine = plan.engine_for(display if args.stdin_filename else ".")
+    findings = analyse_source(engine, text, display)[0]
+    return [f for f in findings if plan.keep(f)], text
 
 
 def _emit(text: str, output_file: str | None) -> None:

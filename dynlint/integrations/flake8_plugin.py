@@ -17,7 +17,6 @@ any plugin; the engine applies dynlint's `# noqa` and `# dynlint: noqa` as the C
 """
 from __future__ import annotations
 
-import os
 
 from .. import __version__
 
@@ -31,7 +30,7 @@ class Plugin:
     version = __version__
 
     _engine = None                      # set by parse_options
-    _per_file_ignores: dict = {}        # from [tool.dynlint]; flake8's own are applied by flake8
+    _settings = None                    # [tool.dynlint], for per-file-ignores (flake8's own apply too)
 
     def __init__(self, tree, lines, filename):
         self.tree, self.lines, self.filename = tree, lines, filename
@@ -57,7 +56,7 @@ class Plugin:
         from ..project.config import ConfigError
         from ..engine.rules import RuleError
         try:
-            cls._engine, cls._per_file_ignores = _configure(options)
+            cls._engine, cls._settings = _configure(options)
         except RuleError as exc:
             # flake8 prints an ExecutionError as "There was a critical error ..." + message
             # and exits 1, without a traceback.
@@ -80,14 +79,11 @@ class Plugin:
             f = internal_error(exc, self.filename)
             yield (f.line, f.column - 1, f"{f.code} {f.message}", type(self))
             return
-        pfi = type(self)._per_file_ignores
-        if pfi:
+        settings = type(self)._settings
+        if settings is not None and settings.per_file_ignores:
             from ..project.config import per_file_ignored
-            from ..project.discover import display_path
-            display = display_path(self.filename, os.getcwd())
+            findings = [f for f in findings if not per_file_ignored(self.filename, f.code, settings)]
         for f in findings:
-            if pfi and per_file_ignored(display, f.code, pfi):
-                continue
             yield f.line, f.column - 1, f"{f.code} {f.message}", type(self)
 
 
@@ -104,7 +100,7 @@ def _configure(options):
     specific = tuple(s for s in named if any(ch.isdigit() for ch in s))
     engine = _build(dirs, select, settings.extend_select, settings.ignore, specific,
                     _flake8_filter(options))
-    return engine, dict(settings.per_file_ignores)
+    return engine, settings
 
 
 def _build(dirs, select, extend_select, ignore, specific=(), keep=None):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 
 from ..engine.predicates import REGISTRY
@@ -43,9 +44,33 @@ def rule_doc(rule) -> str:
     if not rule.fixes:
         parts.append("No automatic fix.")
     for f in rule.fixes:
-        parts.append(f"- {f.applicability}: {f.description or f.replace.splitlines()[0]}")
-    parts += ["", f"Suppress with `# noqa: {rule.code}` on the reported line.", f"Source: {rule.path}"]
+        parts.append(f"- {f.applicability}: {readable(f.description) or 'rewrite'}")
+        before = readable(f.patterns[0].source) if f.patterns else ""
+        after = readable(f.replace)
+        if before and after:
+            parts += ["  ```python", textwrap.indent(before, "  "), "  # becomes",
+                      textwrap.indent(after, "  "), "  ```"]
+    if getattr(rule, "noqa", True):
+        parts += ["", f"Suppress with `# noqa: {rule.code}` on the reported line."]
+    else:
+        parts += ["", f"Turn off with `--ignore {rule.code}`, `ignore = [\"{rule.code}\"]` or "
+                      f"per-file-ignores (a `# noqa` comment cannot reach a file that was not read)."]
+    parts.append(f"Source: {rule.path}")
     return "\n".join(parts) + "\n"
+
+
+# Representative names for the metavariables of fix templates ($X, {M}, ...).
+_NAMES = {"X": "x", "M": "mask", "C": "cond", "D": "dim", "I": "idx", "S": "s", "R": "r",
+          "T": "t", "A": "a", "B": "b", "Y": "y", "AF": "a_sel", "BF": "b_sel"}
+
+
+def readable(template: str) -> str:
+    """A fix template or description with `$X` / `{X}` replaced by plain names (x, mask...)."""
+    def name(m):
+        meta = m.group(1)
+        return _NAMES.get(meta, meta.lower())
+    text = re.sub(r"\$([A-Z_][A-Z0-9_]*)", name, textwrap.dedent(template or "").strip("\n"))
+    return re.sub(r"\{([A-Z_][A-Z0-9_]*)\}", name, text)
 
 
 def predicates_doc() -> str:
