@@ -11,7 +11,7 @@ import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
-from .project import source
+from .project import notebook, source
 from .project.cache import Cache, content_hash
 from .project.discover import discover, display_path
 from .engine.match import Engine
@@ -66,6 +66,10 @@ def _analyse_file(job):
     engine, max_bytes = _ENGINES[index]
     try:
         data, stat = source.read_bytes(path, display, max_bytes)
+        if path.endswith(notebook.SUFFIX):
+            nb = notebook.load(data, display)
+            found, _ = analyse_source(engine, nb.text, display)
+            return path, stat, content_hash(data), (notebook.to_cells(found, nb), None)
         text = source.decode(data, display)
     except source.SourceError as exc:
         return path, None, None, ([exc.finding], None)

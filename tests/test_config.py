@@ -369,8 +369,8 @@ def test_cache_is_json_and_a_corrupt_one_is_ignored(dynlint, write, tmp_path):
         r = dynlint("check", "pkg", "-q", cwd=tmp_path)
         assert r.stdout == cold.stdout and "Traceback" not in r.stderr
     data = json.loads(dynlint("check", "pkg", "-q", cwd=tmp_path).stdout and cache_file.read_text())
-    key = next(iter(data))
-    data[key][3] = {"findings": [{"bogus": 1}]}                        # a malformed entry
+    key = next(iter(data["entries"]))
+    data["entries"][key][3] = {"findings": [{"bogus": 1}]}             # a malformed entry
     cache_file.write_text(json.dumps(data))
     r = dynlint("check", "pkg", "-q", cwd=tmp_path)
     assert r.stdout == cold.stdout and "Traceback" not in r.stderr
