@@ -14,7 +14,7 @@ from .. import __version__
 from ..project.config import ConfigError, load_settings, select_rules
 from ..report.formats import FORMATS
 
-COMMANDS = ("check", "rules", "rule", "predicates", "confirm", "buckets")
+COMMANDS = ("check", "rules", "rule", "predicates", "confirm", "buckets", "server")
 EPILOG = """\
 commands:
   check PATH...      lint files and directories (the default: `dynlint PATH` = `dynlint check PATH`)
@@ -22,6 +22,7 @@ commands:
   rule CODE          explain one rule: what it flags, why, an example, the static alternative
   predicates         list the named conditions YAML rules can use
   confirm PATH...    run the model and confirm findings through a recompilation detector
+  server             Language Server Protocol over stdio, for editors
   buckets            choose bucket boundaries for variable-length inputs (--lengths FILE -k K)
 
 exit codes: 0 clean, 1 findings, 2 usage/config/internal error
@@ -114,6 +115,9 @@ def main(argv=None) -> int:
     if argv and argv[0] == "buckets":
         from ..inputs.cli import main as buckets_main
         return buckets_main(argv[1:])
+    if argv and argv[0] == "server":
+        from .server_entry import main as server_main
+        return server_main(argv[1:])
     if not argv or (argv[0] not in COMMANDS and argv[0] not in ("-h", "--help", "--version")):
         argv = ["check", *argv]
     parser = build_parser()
