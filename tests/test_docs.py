@@ -76,3 +76,14 @@ def test_readme_configuration_example_works_when_pasted(tmp_path):
                               cwd=tmp_path, capture_output=True, text=True, timeout=120)
         assert proc.returncode in (0, 1), proc.stderr
         assert "error" not in proc.stderr.lower(), proc.stderr
+
+
+def test_no_placeholder_project_address(tmp_path):
+    """No made-up repository address in the docs or in SARIF output."""
+    for page in PAGES:
+        assert "github.com/dynlint/dynlint" not in page.read_text(encoding="utf-8"), page.name
+    import json
+    proc = subprocess.run([sys.executable, "-m", "dynlint", "check", "--format", "sarif",
+                           str(ROOT / "examples")], capture_output=True, text=True, timeout=120)
+    driver = json.loads(proc.stdout)["runs"][0]["tool"]["driver"]
+    assert "dynlint/dynlint" not in driver.get("informationUri", "")
