@@ -16,7 +16,8 @@ from ..report.formats import FORMATS
 from . import cli_output
 from . import check_config
 
-COMMANDS = ("check", "rules", "rule", "predicates", "confirm", "shapes", "compiles", "buckets")
+COMMANDS = ("check", "rules", "rule", "predicates", "confirm", "shapes", "compiles", "buckets",
+            "server")
 EPILOG = """\
 commands:
   check PATH...      lint files and directories (the default: `dynlint PATH` = `dynlint check PATH`)
@@ -26,6 +27,7 @@ commands:
   confirm PATH...    run the model and confirm findings through a recompilation detector
   shapes --entry M:F how many input shapes a data loader produces (dynamic inputs)
   compiles FILE...   compiles per step from Gaudi/torch.compile/XLA records: do they settle?
+  server             Language Server Protocol over stdio, for editors
   buckets            choose bucket boundaries for variable-length inputs (--lengths FILE -k K)
 
 exit codes: 0 clean, 1 findings, 2 usage/config/internal error
@@ -129,6 +131,9 @@ def main(argv=None) -> int:
     if argv and argv[0] in ("shapes", "compiles"):  # input dynamicity: dynlint/inputs/cli.py
         from ..inputs import cli as inputs_cli
         return getattr(inputs_cli, f"{argv[0]}_main")(argv[1:])
+    if argv and argv[0] == "server":
+        from .server_entry import main as server_main
+        return server_main(argv[1:])
     if argv and argv[0] not in COMMANDS and not argv[0].startswith("-"):
         typo = check_config.subcommand_typo(argv[0], COMMANDS)
         if typo:

@@ -132,7 +132,7 @@ def sarif(findings, rules) -> dict:
         "runs": [{
             "tool": {"driver": {
                 "name": "dynlint", "version": __version__, "semanticVersion": __version__,
-                "informationUri": "https://github.com/dynlint/dynlint",
+                # informationUri is optional: no project web address is published yet
                 "rules": descriptors,
             }},
             "results": results,
