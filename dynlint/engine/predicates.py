@@ -111,16 +111,32 @@ def _maskish(ctx, node, sub) -> bool:
 
 @predicate()
 def data_dependent_slice(ctx, node):
-    """A subscript index holding a slice whose start, stop or step is a tensor or a host value computed from tensor data (`x[:n]` with `n = t.item()`)."""
+    """A subscript index holding a slice whose start, stop or step is a tensor or a host value computed from tensor data (`x[:n]` with `n = t.item()`). A slice of constant width (`x[i:i + 1]`, `x[n - 2:n]`) has a static shape whatever its offset, so it does not count."""
     items = node.elts if type(node) is ast.Tuple else (node,)
     for item in items:
-        if type(item) is ast.Slice:
+        if type(item) is ast.Slice and not _constant_width(item):
             for bound in (item.lower, item.upper, item.step):
                 if bound is not None:
                     k = ctx.kind(bound)
                     if k & HOST or K.level(k) == TENSOR:
                         return True
     return False
+
+
+def _constant_width(item: ast.Slice) -> bool:
+    """`a:a + k` or `b - k:b` with an int literal `k` and no step: the slice always has `k` items
+    (when in bounds), so only its offset depends on the data."""
+    lo, hi = item.lower, item.upper
+    if item.step is not None or lo is None or hi is None:
+        return False
+
+    def offset(expr, base, op) -> bool:
+        if type(expr) is not ast.BinOp or type(expr.op) is not op:
+            return False
+        sides = [(expr.left, expr.right)] + ([(expr.right, expr.left)] if op is ast.Add else [])
+        return any(type(k) is ast.Constant and type(k.value) is int and ast.dump(b) == ast.dump(base)
+                   for b, k in sides)
+    return offset(hi, lo, ast.Add) or offset(lo, hi, ast.Sub)
 
 
 @predicate()
