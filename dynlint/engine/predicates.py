@@ -111,16 +111,32 @@ def _maskish(ctx, node, sub) -> bool:
 
 @predicate()
 def data_dependent_slice(ctx, node):
-    """A subscript index holding a slice whose start, stop or step is a tensor or a host value computed from tensor data (`x[:n]` with `n = t.item()`)."""
+    """A subscript index holding a slice whose start, stop or step is a tensor or a host value computed from tensor data (`x[:n]` with `n = t.item()`). A slice of constant width (`x[i:i + 1]`, `x[n - 2:n]`) has a static shape whatever its offset, so it does not count."""
     items = node.elts if type(node) is ast.Tuple else (node,)
     for item in items:
-        if type(item) is ast.Slice:
+        if type(item) is ast.Slice and not _constant_width(item):
             for bound in (item.lower, item.upper, item.step):
                 if bound is not None:
                     k = ctx.kind(bound)
                     if k & HOST or K.level(k) == TENSOR:
                         return True
     return False
+
+
+def _constant_width(item: ast.Slice) -> bool:
+    """`a:a + k` or `b - k:b` with an int literal `k` and no step: the slice always has `k` items
+    (when in bounds), so only its offset depends on the data."""
+    lo, hi = item.lower, item.upper
+    if item.step is not None or lo is None or hi is None:
+        return False
+
+    def offset(expr, base, op) -> bool:
+        if type(expr) is not ast.BinOp or type(expr.op) is not op:
+            return False
+        sides = [(expr.left, expr.right)] + ([(expr.right, expr.left)] if op is ast.Add else [])
+        return any(type(k) is ast.Constant and type(k.value) is int and ast.dump(b) == ast.dump(base)
+                   for b, k in sides)
+    return offset(hi, lo, ast.Add) or offset(lo, hi, ast.Sub)
 
 
 @predicate()
@@ -224,8 +240,51 @@ def holds_tensor(ctx, node):
 
 @predicate()
 def in_raise(ctx, node):
-    """Inside a `raise` statement: code that only runs on the error path."""
-    return any(type(a) is ast.Raise for a in ctx.analyzer.stack)
+    """Inside a `raise` statement or the message of an `assert`: code that only runs on the error path."""
+    return any(type(a) is ast.Raise or (type(a) is ast.Assert and a.msg is not None and _contains(a.msg, node))
+               for a in ctx.analyzer.stack)
+
+
+# Calls that are true while torch compiles, exports, scripts or traces the code. Matched by the
+# callee's last name so that re-exports (`torch.compiler.is_compiling`, `torch._dynamo.is_compiling`,
+# `transformers.utils.is_torchdynamo_compiling`) are all seen, whatever the import path.
+_GRAPH_GUARDS = frozenset({"is_compiling", "is_dynamo_compiling", "is_torchdynamo_compiling", "is_exporting",
+                           "is_scripting", "is_tracing", "is_fx_tracing", "is_in_onnx_export"})
+
+
+def _graph_guard(ctx, test, value: bool) -> bool:
+    """`test` evaluating to `value` implies that the code is not being compiled or traced."""
+    t = type(test)
+    if t is ast.UnaryOp and type(test.op) is ast.Not:
+        return _graph_guard(ctx, test.operand, not value)
+    if t is ast.BoolOp:
+        # `a and b` true: every operand true; false: at least one false (so all must imply it)
+        every = (type(test.op) is ast.And) == value
+        results = (_graph_guard(ctx, v, value) for v in test.values)
+        return any(results) if every else all(results)
+    if t is ast.Call and not test.args and not test.keywords:
+        name = ctx.analyzer.qualname(test.func) or _last_name(test.func) or ""
+        return not value and name.rsplit(".", 1)[-1] in _GRAPH_GUARDS
+    return False
+
+
+@predicate()
+def eager_only(ctx, node):
+    """Only reached when the code is not being compiled, exported, scripted or traced: in the body of `if not torch.compiler.is_compiling():` (or `is_exporting()`, `torch.jit.is_scripting()`, `torch.jit.is_tracing()`, `torch._dynamo.is_compiling()`...) or the `else` of the positive test. Such code never becomes part of a graph."""
+    child = node
+    for anc in reversed(ctx.analyzer.stack):
+        if type(anc) in (ast.If, ast.IfExp):
+            body = anc.body if type(anc) is ast.IfExp else None
+            in_body = (body is not None and _contains(body, node)) or \
+                (body is None and any(b is child or _contains(b, node) for b in anc.body))
+            in_else = _contains(anc.orelse, node) if type(anc) is ast.IfExp else \
+                any(b is child or _contains(b, node) for b in anc.orelse)
+            if in_body and _graph_guard(ctx, anc.test, True) and not _contains(anc.test, node):
+                return True
+            if in_else and _graph_guard(ctx, anc.test, False):
+                return True
+        child = anc
+    return False
 
 
 @predicate()
@@ -271,13 +330,13 @@ def _is_fp16_test(ctx, test) -> bool:
 @predicate()
 def in_model_code(ctx, node):
     """Inside code that runs as part of the model's computation: a `forward` (or `__call__`/`forward_*` of a module), a loss function, a `torch.compile`/`jit.script` function, a helper or method they call in the same file, or a function nested in those."""
-    return ctx.frame.role == "model" or ctx.assume_model
+    return (ctx.frame.role == "model" or ctx.assume_model) and not eager_only(ctx, node)
 
 
 @predicate()
 def in_cold_code(ctx, node):
     """Inside code that never runs inside the model graph and is not called from it: `__init__`, weight initialisation, training/eval loops, data preparation, tests, module level under `if __name__ == "__main__"`, class bodies."""
-    return ctx.frame.role == "cold" or ctx.frame.kind in ("class", "main")
+    return ctx.frame.role == "cold" or ctx.frame.kind in ("class", "main") or eager_only(ctx, node)
 
 
 @predicate()
