@@ -19,7 +19,8 @@ from pygls.lsp.server import LanguageServer
 from .. import __version__
 from ..api import build_engine
 from ..fix.splice import rewrite
-from ..project.config import ConfigError, Settings, load_settings, per_file_ignored
+from ..project.config import ConfigError, Settings, per_file_ignored
+from ..project.resolve import Resolver
 from ..project.discover import discover, display_path
 from ..project import source
 from ..runner import analyse_source, module_name, resolve_cross_file
@@ -40,7 +41,17 @@ def uri_to_path(uri: str) -> str:
 def settings_for(path: str) -> Settings:
     """Settings for one document, resolved as the CLI resolves them. The one place the server
     asks for configuration: hierarchical resolution plugs in here."""
-    return load_settings(cwd=Path(path).parent if os.path.isabs(path) else None)
+    return _resolver().settings_for(path)
+
+
+_RESOLVERS: list = []
+
+
+def _resolver() -> Resolver:
+    # One per server process: it caches each directory's resolved settings.
+    if not _RESOLVERS:
+        _RESOLVERS.append(Resolver())
+    return _RESOLVERS[0]
 
 
 class DynlintServer(LanguageServer):
@@ -64,7 +75,7 @@ class DynlintServer(LanguageServer):
         if root in self.workspace_loaded:
             return
         self.workspace_loaded.add(root)
-        files, _ = discover([root], settings.exclude, settings.root, False)
+        files, _ = discover([root], _resolver(), False)
         for path in files:
             try:
                 text = source.decode(source.read_bytes(path, path, settings.max_file_size)[0], path)
@@ -99,7 +110,7 @@ class DynlintServer(LanguageServer):
                           if f.path == display]
         if settings.per_file_ignores:
             found = [f for f in found
-                     if not per_file_ignored(f.path, f.code, settings.per_file_ignores)]
+                     if not per_file_ignored(f.path, f.code, settings)]
         found.sort(key=lambda f: f.sort_key)
         return found
 
