@@ -88,7 +88,7 @@ class Plugin:
 
 
 def _configure(options):
-    from ..project.config import load_settings
+    from ..project.resolve import load_settings
     # [tool.dynlint] applies under flake8 too, so both tools agree in a configured project.
     # (flake8 consumes its --isolated before plugins see the options: it cannot switch this off.)
     settings = load_settings()

@@ -146,15 +146,6 @@ def dynlint_table(path: Path) -> tuple[dict, str] | None:
     return table, text
 
 
-def load_settings(config: Path | None = None, isolated: bool = False,
-                  cwd: Path | None = None) -> Settings:
-    """The settings for the current directory (for the API and the flake8 plugin): `config`,
-    else the nearest config file from `cwd` upwards, else the defaults."""
-    from .resolve import Resolver
-    cwd = Path(cwd or Path.cwd())
-    return Resolver(config=config, isolated=isolated, cwd=cwd).settings_for_dir(cwd)
-
-
 def settings_from(path: Path | None, table: dict, text: str, cwd: Path, overrides=()) -> Settings:
     """Settings from one config file's table (None: the defaults, rooted at `cwd`), then each
     command-line override (table, origin) in order."""

@@ -103,3 +103,11 @@ class Resolver:
             if s is not None:
                 seen[id(s)] = s
         return list(seen.values())
+
+
+def load_settings(config: Path | None = None, isolated: bool = False,
+                  cwd: Path | None = None) -> Settings:
+    """The settings for the current directory (for the API and the flake8 plugin): `config`,
+    else the nearest config file from `cwd` upwards, else the defaults."""
+    cwd = Path(cwd or Path.cwd())
+    return Resolver(config=config, isolated=isolated, cwd=cwd).settings_for_dir(cwd)

@@ -7,7 +7,7 @@ import hashlib
 import json
 from xml.etree import ElementTree as ET
 
-from .formats import fixable, location
+from .locate import fixable, location
 
 _GITLAB_SEVERITY = {"error": "major", "warning": "minor", "info": "info"}
 

@@ -5,6 +5,7 @@ import json
 from dataclasses import asdict
 
 from .. import __version__
+from .locate import fixable, location  # noqa: F401  (re-exported)
 
 FORMATS = ("text", "concise", "full", "json", "json-lines", "sarif", "github", "gitlab",
            "junit", "pylint")
@@ -24,17 +25,6 @@ def render(findings, fmt: str, rules, show_fixes: bool = False, unsafe: bool = F
         from . import ci_formats
         return ci_formats.render(findings, fmt, unsafe)
     return "".join(_text(f, show_fixes, unsafe) for f in findings)
-
-
-def location(f) -> str:
-    """`path:line:col`, or `nb.ipynb:cell 3:line:col` in a notebook (as ruff prints it)."""
-    cell = f"cell {f.cell}:" if f.cell is not None else ""
-    return f"{f.path}:{cell}{f.line}:{f.column}"
-
-
-def fixable(f, unsafe: bool = False) -> bool:
-    return f.fix is not None and (f.fix.applicability == "safe" or
-                                  (unsafe and f.fix.applicability == "unsafe"))
 
 
 def _json(f) -> dict:
