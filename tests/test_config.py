@@ -246,6 +246,28 @@ def test_project_inside_a_directory_named_like_an_exclusion(dynlint, write, tmp_
     assert r.stdout.split() == [str(tmp_path / "build/proj/m.py")]
 
 
+def test_directory_named_inside_a_venv_or_ignored_folder_is_walked(dynlint, write, tmp_path):
+    # A virtualenv inside the checkout (CI's .ci/venv), git-ignored and under `site-packages`:
+    # naming one of its packages checks it (as in ruff); names below it are still judged.
+    _git_tree(write, tmp_path)
+    write(".gitignore", "out/\n*_pb2.py\n.ci/venv/\n")
+    venv = ".ci/venv/lib/python3.11/site-packages"
+    write(".ci/venv/pyvenv.cfg", "home = /usr/bin\n")
+    for name in ("pkg/ops/pool.py", "pkg/__pycache__/x.py", "pkg/build/gen.py", "pkg/nested_pb2.py"):
+        write(f"{venv}/{name}", BODY)
+    r = dynlint("check", "--show-files", f"{venv}/pkg", cwd=tmp_path)
+    files = {os.path.relpath(p, tmp_path / venv) for p in r.stdout.split()}
+    assert files == {"pkg/ops/pool.py"}
+    # Walking the project from its root still skips the virtualenv.
+    r = dynlint("check", "--show-files", cwd=tmp_path)
+    assert not [p for p in r.stdout.split() if ".ci" in p]
+    # And a git-ignored folder named explicitly is walked, with its own .gitignore still read.
+    write("out/.gitignore", "skip.py\n")
+    write("out/skip.py", BODY)
+    r = dynlint("check", "--show-files", "out", cwd=tmp_path)
+    assert {os.path.relpath(p, tmp_path) for p in r.stdout.split()} == {"out/a.py"}
+
+
 @pytest.mark.parametrize("argv, suggestion", [
     (["chekc", "."], "did you mean 'check'?"),
     (["confrim", "m.py"], "did you mean 'confirm'?"),

@@ -62,6 +62,7 @@ def _walk(top: str, resolver, out: list, diags: list) -> None:
         diags.append(file_diagnostic(UNREADABLE, where, f"cannot list directory: {err.strerror}"))
 
     ignored: dict[str, Patterns] = {}          # directory -> .gitignore patterns in force there
+    floor = _named_although_excluded(top, resolver)
     for dirpath, dirnames, filenames in os.walk(top, onerror=onerror):
         if dirpath != top and os.path.exists(os.path.join(dirpath, "pyvenv.cfg")):
             dirnames[:] = []
@@ -74,10 +75,10 @@ def _walk(top: str, resolver, out: list, diags: list) -> None:
             git = ignored[os.path.abspath(dirpath)] = gitignore_for(dirpath, parent)
 
         def skip(path, is_dir):
-            if git is not None and git.excludes(path, is_dir):
+            if git is not None and git.excludes(path, is_dir, floor):
                 return True
             # With a `!pattern`, an excluded directory may still hold included files: go in.
-            return excluded.excludes(path, is_dir) and not (is_dir and excluded.negated)
+            return excluded.excludes(path, is_dir, floor) and not (is_dir and excluded.negated)
 
         dirnames[:] = sorted(d for d in dirnames if not skip(os.path.join(dirpath, d), True))
         for name in filenames:
@@ -85,3 +86,18 @@ def _walk(top: str, resolver, out: list, diags: list) -> None:
                 full = os.path.join(dirpath, name)
                 if not skip(full, False):
                     out.append(os.path.normpath(full))
+
+
+def _named_although_excluded(top: str, resolver) -> str | None:
+    """`top` (absolute) when the walk would have skipped it: a directory named on the command line
+    is checked even inside a virtualenv, `site-packages` or a git-ignored folder (as in ruff)."""
+    top = os.path.abspath(top)
+    parent = os.path.dirname(top)
+    if parent == top:
+        return None
+    settings = resolver.settings_for_dir(parent)
+    if settings.exclusions().excludes(top, True):
+        return top
+    if settings.respect_gitignore and gitignore_for(parent, None).excludes(top, True):
+        return top
+    return None

@@ -105,17 +105,24 @@ class Patterns:
         groups[-1].compile()
         return Patterns(groups, self.negated or any(t.startswith("!") for t in texts))
 
-    def verdict(self, path: str, is_dir: bool = False) -> bool | None:
-        """True if excluded, False if re-included by a `!pattern`, None if nothing matched."""
+    def verdict(self, path: str, is_dir: bool = False, floor: str | None = None) -> bool | None:
+        """True if excluded, False if re-included by a `!pattern`, None if nothing matched.
+
+        `floor` is a directory the user named although it is excluded (a virtualenv's
+        site-packages, a git-ignored folder): as in ruff, naming it overrides what excludes it
+        and its ancestors, so below it only name patterns count, judged from the floor down."""
         if not self.groups:
             return None
         path = os.path.abspath(path)
+        floor = floor.rstrip(os.sep) + os.sep if floor else None
         result = None
         for group in self.groups:
             base = group.base.rstrip(os.sep) + os.sep
             if path + os.sep == base:
                 continue                  # the base itself: patterns are about what is below
-            if path.startswith(base):
+            if floor is not None and floor.startswith(base) and path.startswith(floor):
+                check, rel = group.loose, path[len(floor):]
+            elif path.startswith(base):
                 check, rel = group.spec, path[len(base):]
             else:
                 check, rel = group.loose, os.path.basename(path)
@@ -128,8 +135,8 @@ class Patterns:
                 result = hit
         return result
 
-    def excludes(self, path: str, is_dir: bool = False) -> bool:
-        return bool(self.verdict(path, is_dir))
+    def excludes(self, path: str, is_dir: bool = False, floor: str | None = None) -> bool:
+        return bool(self.verdict(path, is_dir, floor))
 
     def describe(self) -> list[str]:
         return [f"{t}  (relative to {g.base})" for g in self.groups for t in g.texts]
