@@ -57,6 +57,10 @@ class Analyzer:
         # f-string) -> callback; `positions` maps a node's id to its position.
         self.position_hooks: dict = position_hooks or {}
         self.skip_roles = skip_roles         # function roles whose bodies need no walk
+        # (analyzer) -> ids of the functions and `__main__` guards to walk although their role
+        # is skipped: some rule may match inside them (see Engine._walk_anyway).
+        self.walk_anyway = None
+        self._unskipped = frozenset()
         self.scopes = Scopes()
         self.imports = self.scopes.imports
         self.classes = self.scopes.classes
@@ -85,6 +89,8 @@ class Analyzer:
         self.tree = tree                   # for module-wide facts some predicates need
         self.scopes = index_module(tree, lines)
         self.imports, self.classes = self.scopes.imports, self.scopes.classes
+        if self.walk_anyway is not None:
+            self._unskipped = self.walk_anyway(self)
         self.visit(tree)
         for _ in range(2):                 # see summaries.py
             todo = self.calls.to_revisit()
@@ -99,6 +105,7 @@ class Analyzer:
         """Break the reference cycles (hooks, scopes) so that the tree is freed by reference
         counting as soon as the caller drops it, not at the next cyclic collection."""
         self.hooks, self.position_hooks = {}, {}
+        self.walk_anyway, self._unskipped = None, frozenset()
         self.stack, self.positions = [], {}
         self._kinds, self._tuple_kinds = {}, {}
         self.calls = None
@@ -257,7 +264,7 @@ class Analyzer:
             self.child(node.test)
             frame = Frame("__main__", "__main__", self.module, kind="main")
             frame.role = "cold"
-            if "cold" not in self.skip_roles:
+            if "cold" not in self.skip_roles or id(node) in self._unskipped:
                 self._in_frame(frame, node.body)
             self.visit_all(node.orelse)
         else:
@@ -270,7 +277,7 @@ class Analyzer:
         self.visit_all([d for d in args.defaults + args.kw_defaults if d is not None])
         self.frame.env[node.name] = NOT
         info = self.scopes.functions[id(node)]
-        if info.role in self.skip_roles:
+        if info.role in self.skip_roles and id(info) not in self._unskipped:
             return
         self.calls.parents[id(info)] = self.frame
         self._walk_function(info, self.frame)

@@ -14,7 +14,7 @@ from ..analysis.walker import Analyzer
 from ..finding import Edit, Finding, Fix
 from . import noqa as noqa_lib
 from .patterns import Matcher
-from .predicates import MatchContext
+from .predicates import REGISTRY, MatchContext
 from .rules import Rule
 
 _LINE_SPLIT = re.compile(r"\r\n|\r|\n")
@@ -30,6 +30,23 @@ class FileFacts:
     conditional: list = field(default_factory=list)      # (function, Finding) if it is model code
 
 
+def _callee_key(func, imports) -> str | None:
+    """Last name of what a call calls, its import resolved: the key of call patterns."""
+    if type(func) is ast.Attribute:
+        return func.attr
+    if type(func) is ast.Name:
+        return imports.get(func.id, func.id).rsplit(".", 1)[-1]
+    return None
+
+
+def _scope_of(spec):
+    """The `when` conditions of a match entry that bound where it can match (predicates
+    with a `scope`), as (scope, args) pairs; None if it may match anywhere its roles allow."""
+    found = tuple((REGISTRY[p.name].scope, p.args) for p in spec.when
+                  if not p.negate and REGISTRY[p.name].scope is not None)
+    return found or None
+
+
 class _Candidate:
     __slots__ = ("rule", "spec", "node", "binds", "ctx", "fix", "conditional")
 
@@ -42,19 +59,28 @@ class _Candidate:
 class Engine:
     def __init__(self, rules: list[Rule]):
         self.rules = rules
-        self._by_type: dict[type, list] = {}
+        self._by_type: dict[type, list] = {}       # node type -> [(call index or None, entry)]
         self._by_call: dict[str, list] = {}
         self._any_call: list = []
         self._positioned: dict[str, list] = {}
+        self._typed_lists: dict[tuple, list] = {}  # (node type, callee keys) -> entries to try
         gate: set[str] = set()
         self._ungated = False
         self._unused_noqa = next((r for r in rules if r.builtin == "unused-noqa"), None)
+        always: set[str] = set()                   # roles some rule may match anywhere in
+        scoped: dict[str, list] = {}               # other roles -> the scopes that admit them
         for rule in rules:
             if rule.requires_text:
                 gate.update(rule.requires_text)
             else:
                 self._ungated = True
             for spec in rule.matches:
+                scope = _scope_of(spec)
+                if scope is None:
+                    always.update(spec.roles)
+                else:
+                    for role in spec.roles:
+                        scoped.setdefault(role, []).append(scope)
                 for pat in spec.patterns:
                     entry = (rule, spec, pat, spec.roles)
                     if spec.position is not None:
@@ -64,12 +90,13 @@ class Engine:
                     elif pat.root_type is ast.Call:
                         self._any_call.append(entry)
                     else:
-                        self._by_type.setdefault(pat.root_type, []).append(entry)
+                        self._by_type.setdefault(pat.root_type, []).append((pat.call_index, entry))
         self._gate = tuple(sorted(gate))
-        needed = frozenset().union(*(r.needed_roles() for r in rules))
-        self._skip_roles = frozenset({"model", "neutral", "cold"}) - needed
+        needed = always | set(scoped)
+        self._skip_roles = frozenset({"model", "neutral", "cold"}) - always
         # Collecting for the cross-file step also looks at neutral module-level functions.
         self._skip_roles_collect = self._skip_roles - ({"neutral"} if "model" in needed else set())
+        self._scoped = {role: scopes for role, scopes in scoped.items() if role not in always}
 
     def may_match(self, source: str) -> bool:
         """The cheap text gate: a file that mentions no rule's required text cannot match."""
@@ -100,14 +127,7 @@ class Engine:
         try_ = self._try
 
         def on_call(node):
-            f = node.func
-            if type(f) is ast.Attribute:
-                key = f.attr
-            elif type(f) is ast.Name:
-                key = analyzer.imports.get(f.id, f.id).rsplit(".", 1)[-1]
-            else:
-                key = None
-            for entry in by_call.get(key, ()):
+            for entry in by_call.get(_callee_key(node.func, analyzer.imports), ()):
                 try_(entry, node, analyzer, matcher, candidates, collect)
             for entry in any_call:
                 try_(entry, node, analyzer, matcher, candidates, collect)
@@ -118,10 +138,14 @@ class Engine:
                     try_(entry, node, analyzer, matcher, candidates, collect)
             return on_node
 
-        analyzer.hooks = {t: typed(entries) for t, entries in self._by_type.items()}
+        state = (analyzer, matcher, candidates, collect)
+        analyzer.hooks = {t: self._indexed(t, entries, typed, state)
+                          for t, entries in self._by_type.items()}
         if by_call or any_call:
             analyzer.hooks[ast.Call] = on_call
         analyzer.position_hooks = {p: typed(e) for p, e in self._positioned.items()}
+        if self._scoped:
+            analyzer.walk_anyway = self._walk_anyway
         analyzer.run(tree, lines)
         noqa = noqa_lib.scan(source)
         findings = self._finish([c for c in candidates if c.conditional is None], source, lines,
@@ -138,6 +162,54 @@ class Engine:
         candidates.clear()
         analyzer.release()
         return findings, facts
+
+    def _indexed(self, node_type, entries, typed, state):
+        """The hook for patterns rooted on `node_type`. Those that reach a call at a fixed
+        place (Pattern.call_index) are tried only on nodes whose call there has their callee's
+        name; the others on every node. Entries keep the rule file's order."""
+        paths = list(dict.fromkeys(index[0] for index, _ in entries if index is not None))
+        if not paths:
+            return typed([entry for _, entry in entries])
+        lists, try_ = self._typed_lists, self._try
+        analyzer, matcher, candidates, collect = state
+
+        def on_node(node):
+            keys = [node_type]
+            for path in paths:
+                target = node
+                for name in path:
+                    target = getattr(target, name, None)
+                keys.append(_callee_key(target.func, analyzer.imports)
+                            if type(target) is ast.Call else None)
+            keys = tuple(keys)
+            todo = lists.get(keys)
+            if todo is None:
+                by_path = dict(zip(paths, keys[1:]))
+                todo = lists[keys] = [entry for index, entry in entries
+                                      if index is None or by_path[index[0]] == index[1]]
+            for entry in todo:
+                try_(entry, node, analyzer, matcher, candidates, collect)
+        return on_node
+
+    def _walk_anyway(self, analyzer) -> set:
+        """Functions whose role the walk skips but that it must walk all the same: those where
+        a rule limited to some places (`in_function_named(...)`) may match, and those around
+        a function that is walked (the walk reaches a nested function through them)."""
+        skip, scoped = analyzer.skip_roles, self._scoped
+        keep: set[int] = set()
+        for info in analyzer.scopes.order:
+            if info.role in skip:
+                scopes = scoped.get(info.role)
+                if not scopes or not any(all(fn(analyzer, info, *args) for fn, args in scope)
+                                         for scope in scopes):
+                    continue
+            f = info
+            while f is not None and id(f) not in keep:
+                keep.add(id(f))
+                f = f.parent
+        if "cold" in scoped and "cold" in skip:
+            keep.update(analyzer.scopes.main_guards)      # rare; what they define is walked
+        return keep
 
     def _conditional(self, pending, source, lines, path, noqa):
         out, seen = [], set()

@@ -67,14 +67,44 @@ class Pattern:
     @property
     def call_key(self) -> str | None:
         """Last name of the callee, used to index call patterns (``nonzero``, ``item``)."""
-        if type(self.root) is not ast.Call:
+        return _callee_key(self.root) if type(self.root) is ast.Call else None
+
+    @property
+    def call_index(self) -> tuple[tuple[str, ...], str] | None:
+        """For a pattern not rooted on a call: (fields, key) when following `fields` from the
+        root always reaches a call whose callee's last name is `key` (`$X = torch.cat(...)`:
+        (("value",), "cat")). A node whose call there has another callee cannot match, so the
+        engine indexes such patterns like call patterns instead of trying them on every node."""
+        if self.root is None or type(self.root) is ast.Call:
             return None
-        func = self.root.func
-        if type(func) is ast.Attribute:
-            return func.attr
-        if type(func) is ast.Name and not func.id.startswith(META_PREFIX):
-            return func.id
+        return _call_below(self.root, ())
+
+
+def _callee_key(call: ast.Call) -> str | None:
+    func = call.func
+    if type(func) is ast.Attribute:
+        return func.attr
+    if type(func) is ast.Name and not func.id.startswith(META_PREFIX):
+        return func.id
+    return None
+
+
+def _call_below(node, path):
+    """(fields, key) of the first keyed call reached through single-node fields that the
+    matcher compares field by field (not metavariables, dotted names or lists)."""
+    if type(node) is ast.Call:
+        key = _callee_key(node)
+        return (path, key) if key is not None else None
+    if meta_name(node) is not None or is_ellipsis(node) or \
+            (type(node) in (ast.Name, ast.Attribute) and dotted_name(node) is not None):
         return None
+    for name in node._fields:
+        child = getattr(node, name, None)
+        if name not in _SKIP_FIELDS and isinstance(child, ast.AST):
+            found = _call_below(child, path + (name,))
+            if found is not None:
+                return found
+    return None
 
 
 def compile_pattern(source: str) -> Pattern:

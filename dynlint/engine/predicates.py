@@ -23,12 +23,16 @@ class Predicate:
     fn: object
     arity: int              # number of rule-supplied arguments; -1: any
     doc: str
+    # For a predicate about where the code is (not what it is): `scope(analyzer, info, *args)`
+    # says whether it may hold anywhere inside function `info` (a scopes.FunctionInfo; None:
+    # code outside any `def`). False lets the walker skip a body no other rule needs.
+    scope: object = None
 
 
-def predicate(arity: int = 0):
+def predicate(arity: int = 0, scope=None):
     def register(fn):
         name = fn.__name__.rstrip("_")
-        REGISTRY[name] = Predicate(name, fn, arity, (fn.__doc__ or "").strip())
+        REGISTRY[name] = Predicate(name, fn, arity, (fn.__doc__ or "").strip(), scope)
         return fn
     return register
 
@@ -447,7 +451,23 @@ def _comprehension_targets(ctx, node):
             for g in a.generators]
 
 
-@predicate(arity=-1)
+def _enclosing_names(info):
+    """The names `in_function_*` may see from inside function `info`: its own, its class's and
+    those of the functions around it, and `<lambda>` (a lambda nested anywhere inside)."""
+    names = ["<lambda>"]
+    while info is not None:
+        names.append(info.name)
+        if info.cls is not None:
+            names.append(info.cls.name)
+        info = info.parent
+    return names
+
+
+def _named_scope(analyzer, info, *words):
+    return any(w.lower() in n.lower() for n in _enclosing_names(info) for w in words)
+
+
+@predicate(arity=-1, scope=_named_scope)
 def in_function_named(ctx, node, *words):
     """Inside a function whose name, or whose class's name, contains one of the given words, case-insensitive (`in_function_named(collate)`: `collate_fn`, `DataCollatorForX.__call__`), or a function nested in one."""
     words = tuple(w.lower() for w in words)
@@ -460,7 +480,12 @@ def in_function_named(ctx, node, *words):
     return False
 
 
-@predicate(arity=-1)
+def _passed_scope(analyzer, info, *keywords):
+    passed = _passed_as(analyzer, keywords)
+    return bool(passed) and any(n in passed for n in _enclosing_names(info))
+
+
+@predicate(arity=-1, scope=_passed_scope)
 def in_function_passed_as(ctx, node, *keywords):
     """Inside a function (or a method of a class) that the module passes as one of the given keyword arguments, e.g. `in_function_passed_as(collate_fn)` for `DataLoader(ds, collate_fn=pad_batch)`, `collate_fn=partial(pad_batch, ...)` or `collate_fn=Padder(...)`; or a function nested in one."""
     passed = _passed_as(ctx.analyzer, keywords)
@@ -478,13 +503,16 @@ def _passed_as(analyzer, keywords) -> frozenset:
     if keywords not in cache:
         names = set()
         tree = getattr(analyzer, "tree", None)
-        for n in ast.walk(tree) if tree is not None else ():
-            if type(n) is ast.keyword and n.arg in keywords:
-                value = n.value
-                if type(value) is ast.Call:   # partial(fn, ...) or an instance of a class
-                    names.add(_last_name(value.func))
-                    value = value.args[0] if value.args else value
-                names.add(_last_name(value))
+        # A keyword argument names itself in the text: most modules need no tree walk.
+        text = "\n".join(analyzer.lines) if tree is not None else ""
+        if any(k in text for k in keywords):
+            for n in ast.walk(tree):
+                if type(n) is ast.keyword and n.arg in keywords:
+                    value = n.value
+                    if type(value) is ast.Call:   # partial(fn, ...) or an instance of a class
+                        names.add(_last_name(value.func))
+                        value = value.args[0] if value.args else value
+                    names.add(_last_name(value))
         names.discard(None)
         cache[keywords] = frozenset(names)
     return cache[keywords]
