@@ -43,6 +43,7 @@ class Plan:
         self.rule_dirs = [os.path.abspath(d) for d in rule_dirs]     # --rules, relative to cwd
         self.cli = (cli[0], list(cli[1] or ()), list(cli[2] or ()))
         self._profiles: dict[int, Profile] = {}
+        self._reported: dict[str, tuple] = {}    # path -> (codes, per-file-ignored codes)
 
     def settings_for(self, path) -> Settings:
         return self.resolver.settings_for(path)
@@ -66,10 +67,15 @@ class Plan:
 
     def keep(self, finding) -> bool:
         """False for a finding its file's configuration does not report."""
-        profile = self.profile_for(finding.path)
-        if finding.code not in profile.codes:
+        found = self._reported.get(finding.path)
+        if found is None:                   # once per file: a file has many findings
+            profile = self.profile_for(finding.path)
+            found = self._reported[finding.path] = (
+                profile.codes, profile.settings.ignored_codes(finding.path))
+        codes, ignored = found
+        if finding.code not in codes:
             return False
-        return not code_ignored(finding.code, profile.settings.ignored_codes(finding.path))
+        return not (ignored and code_ignored(finding.code, ignored))
 
     def _build(self, settings: Settings) -> Profile:
         rules = rules_from([*settings.rule_dirs, *self.rule_dirs])

@@ -9,6 +9,7 @@ the directory that holds it. Files named on the command line are always checked,
 """
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 
@@ -21,9 +22,22 @@ SUFFIXES = (".py", ".pyi", ".ipynb")
 
 def display_path(path: str, root: Path) -> str:
     try:
-        return os.path.relpath(path, root) if os.path.isabs(path) else os.path.normpath(path)
+        if not os.path.isabs(path):
+            return os.path.normpath(path)
+        directory, name = os.path.split(path)
+        root = os.fspath(root)
+        if not name or not os.path.isabs(root) or (root + os.sep).startswith(path + os.sep):
+            return os.path.relpath(path, root)
+        # The relpath of a directory once for all its files (it costs ~10 µs a call).
+        rel = _relative_dir(directory, root)
+        return name if rel == os.curdir else os.path.join(rel, name)
     except ValueError:             # another drive on Windows
         return path
+
+
+@functools.lru_cache(maxsize=1024)
+def _relative_dir(directory: str, root) -> str:
+    return os.path.relpath(directory, root)
 
 
 def force_excluded(path: str, settings) -> bool:
@@ -35,6 +49,7 @@ def discover(paths, resolver, force_exclude: bool = False):
     """Return (files, diagnostics) for the command-line `paths`."""
     files: list[str] = []
     diags: list[Finding] = []
+    paths = list(paths)
     for arg in paths:
         if not os.path.lexists(arg):
             diags.append(file_diagnostic(UNREADABLE, os.path.normpath(arg), "no such file or directory"))
@@ -46,6 +61,8 @@ def discover(paths, resolver, force_exclude: bool = False):
             _walk(arg, resolver, files, diags)
         else:
             files.append(os.path.normpath(arg))
+    if len(paths) == 1:
+        return sorted(files), diags         # one walk never yields a file twice
     seen = set()
     unique = []
     for f in files:
@@ -64,28 +81,52 @@ def _walk(top: str, resolver, out: list, diags: list) -> None:
     ignored: dict[str, Patterns] = {}          # directory -> .gitignore patterns in force there
     floor = _named_although_excluded(top, resolver)
     for dirpath, dirnames, filenames in os.walk(top, onerror=onerror):
-        if dirpath != top and os.path.exists(os.path.join(dirpath, "pyvenv.cfg")):
+        # The listing says which of the files looked for exist: most directories have none.
+        names = _Listing(dirnames, filenames)
+        if dirpath != top and "pyvenv.cfg" in names and \
+                os.path.exists(os.path.join(dirpath, "pyvenv.cfg")):
             dirnames[:] = []
             continue
-        settings = resolver.settings_for_dir(dirpath)
-        excluded = settings.exclusions()
+        here = os.path.abspath(dirpath)
+        settings = resolver.settings_for_dir(here)
+        excluded = settings.exclusions().in_directory(here, floor)
+        negated = settings.exclusions().negated
         git = None
         if settings.respect_gitignore:
-            parent = ignored.get(os.path.dirname(os.path.abspath(dirpath)))
-            git = ignored[os.path.abspath(dirpath)] = gitignore_for(dirpath, parent)
+            parent = ignored.get(os.path.dirname(here))
+            patterns = ignored[here] = gitignore_for(here, parent, names)
+            git = patterns.in_directory(here, floor)
 
-        def skip(path, is_dir):
-            if git is not None and git.excludes(path, is_dir, floor):
+        def skip(name, is_dir):
+            if git is not None and git(name, is_dir):
                 return True
             # With a `!pattern`, an excluded directory may still hold included files: go in.
-            return excluded.excludes(path, is_dir, floor) and not (is_dir and excluded.negated)
+            return excluded(name, is_dir) and not (is_dir and negated)
 
-        dirnames[:] = sorted(d for d in dirnames if not skip(os.path.join(dirpath, d), True))
+        dirnames[:] = sorted(d for d in dirnames if not skip(d, True))
+        prefix = _prefix(dirpath)
         for name in filenames:
-            if name.endswith(SUFFIXES):
-                full = os.path.join(dirpath, name)
-                if not skip(full, False):
-                    out.append(os.path.normpath(full))
+            if name.endswith(SUFFIXES) and not skip(name, False):
+                out.append(prefix + name)
+
+
+class _Listing:
+    """`name in listing`: whether os.walk listed `name` in a directory."""
+    __slots__ = ("dirnames", "filenames")
+
+    def __init__(self, dirnames, filenames):
+        self.dirnames, self.filenames = dirnames, filenames
+
+    def __contains__(self, name) -> bool:
+        return name in self.filenames or name in self.dirnames
+
+
+def _prefix(dirpath: str) -> str:
+    """What makes `prefix + name` equal to `os.path.normpath(os.path.join(dirpath, name))`."""
+    norm = os.path.normpath(dirpath)
+    if norm == os.curdir:
+        return ""
+    return norm if norm.endswith(os.sep) else norm + os.sep
 
 
 def _named_although_excluded(top: str, resolver) -> str | None:

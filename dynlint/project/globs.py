@@ -30,10 +30,12 @@ class _Group:
     texts: list[str]
     spec: object = None                     # a matcher for paths below `base`
     loose: object = None                    # the unanchored ones, for paths outside `base`
+    prefix: str = ""                        # `base` with one trailing separator
 
     def compile(self):
         self.spec = _matcher(tuple(self.texts))
         self.loose = _matcher(tuple(t for t in self.texts if not _anchored(t)))
+        self.prefix = self.base.rstrip(os.sep) + os.sep
 
 
 @functools.lru_cache(maxsize=256)
@@ -117,7 +119,7 @@ class Patterns:
         floor = floor.rstrip(os.sep) + os.sep if floor else None
         result = None
         for group in self.groups:
-            base = group.base.rstrip(os.sep) + os.sep
+            base = group.prefix
             if path + os.sep == base:
                 continue                  # the base itself: patterns are about what is below
             if floor is not None and floor.startswith(base) and path.startswith(floor):
@@ -138,8 +140,46 @@ class Patterns:
     def excludes(self, path: str, is_dir: bool = False, floor: str | None = None) -> bool:
         return bool(self.verdict(path, is_dir, floor))
 
+    def in_directory(self, directory: str, floor: str | None = None):
+        """`excludes(name, is_dir)` for the entries of `directory`: the same answers as
+        `excludes(join(directory, name), is_dir, floor)`, with what depends only on the
+        directory worked out once (the walk asks for every file and subdirectory)."""
+        if not self.groups:
+            return _never
+        d = os.path.abspath(directory).rstrip(os.sep) + os.sep
+        floor = floor.rstrip(os.sep) + os.sep if floor else None
+        # An entry's path is `d + name`; as `name` holds no separator, it starts with a
+        # prefix ending in a separator exactly when `d` does.
+        plan = []
+        for group in self.groups:
+            base = group.prefix
+            itself = base[len(d):-1] if base.startswith(d) else None   # path + sep == base
+            if floor is not None and floor.startswith(base) and d.startswith(floor):
+                plan.append((group.loose, d[len(floor):], itself))
+            elif d.startswith(base):
+                plan.append((group.spec, d[len(base):], itself))
+            else:
+                plan.append((group.loose, "", itself))       # the basename: the name itself
+        if os.sep != "/":
+            plan = [(check, rel.replace(os.sep, "/"), itself) for check, rel, itself in plan]
+
+        def excludes(name: str, is_dir: bool = False) -> bool:
+            result = None
+            for check, rel, itself in plan:
+                if name == itself:
+                    continue
+                hit = check(rel + name + "/" if is_dir else rel + name)
+                if hit is not None:
+                    result = hit
+            return bool(result)
+        return excludes
+
     def describe(self) -> list[str]:
         return [f"{t}  (relative to {g.base})" for g in self.groups for t in g.texts]
+
+
+def _never(name: str, is_dir: bool = False) -> bool:
+    return False
 
 
 # -- git ----------------------------------------------------------------------------------------
@@ -167,12 +207,14 @@ def _read_lines(path: str) -> list[str]:
 OUTSIDE_REPO = Patterns()          # the (empty) answer for a directory in no git repository
 
 
-def gitignore_for(directory: str, inherited: Patterns | None) -> Patterns:
+def gitignore_for(directory: str, inherited: Patterns | None, names=None) -> Patterns:
     """The gitignore patterns in force inside `directory`, given its parent's (`inherited`,
     None when the parent was not computed: then every ancestor up to the repo root is read).
-    Outside a repository (OUTSIDE_REPO) no .gitignore file is read, as git and ruff do."""
+    Outside a repository (OUTSIDE_REPO) no .gitignore file is read, as git and ruff do.
+    `names`, the directory's entries when the caller has listed it, saves looking for
+    `.git` and `.gitignore` where they are not."""
     directory = os.path.abspath(directory)
-    if os.path.exists(os.path.join(directory, ".git")):
+    if (names is None or ".git" in names) and os.path.exists(os.path.join(directory, ".git")):
         # A repository root (or a nested repository: a submodule starts afresh).
         patterns = Patterns().extend(directory, _info_exclude(directory))
         return patterns.extend(directory, _read_lines(os.path.join(directory, ".gitignore")))
@@ -190,6 +232,8 @@ def gitignore_for(directory: str, inherited: Patterns | None) -> Patterns:
             inherited = inherited.extend(d, _read_lines(os.path.join(d, ".gitignore")))
     if inherited is OUTSIDE_REPO:
         return OUTSIDE_REPO
+    if names is not None and ".gitignore" not in names:
+        return inherited
     return inherited.extend(directory, _read_lines(os.path.join(directory, ".gitignore")))
 
 

@@ -37,16 +37,23 @@ class Resolver:
 
     def settings_for(self, path) -> Settings:
         """The settings for a file (or a directory's own entries, for a directory)."""
+        if self.fixed is not None:
+            return self.fixed
         path = os.path.abspath(path)
-        return self.settings_for_dir(path if os.path.isdir(path) else os.path.dirname(path))
+        return self._in_dir(path if os.path.isdir(path) else os.path.dirname(path))
 
     def settings_for_dir(self, directory) -> Settings:
         if self.fixed is not None:
             return self.fixed
-        directory = os.path.abspath(directory)
+        return self._in_dir(os.path.abspath(directory))
+
+    def _in_dir(self, directory: str) -> Settings:
+        """`settings_for_dir` of an absolute, normalised directory."""
+        found = self._by_dir.get(directory)
+        if found is not None:
+            return found
         chain = []
         d = directory
-        found = None
         while True:
             if d in self._by_dir:
                 found = self._by_dir[d]
