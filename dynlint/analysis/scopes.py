@@ -51,7 +51,6 @@ _COMPILE_DECORATORS = frozenset({
     "torch.jit.script", "torch.jit.script_method", "torch.compile", "torch.fx.wrap",
     "torch.jit.trace", "torch.compiler.allow_in_graph",
 })
-_IDENT = re.compile(r"[A-Za-z_]\w*")
 _TOKEN_TABLE = {i: " " for i in range(128) if not (chr(i).isalnum() or chr(i) in "_.")}
 _SUPER_ATTR = re.compile(r"super\(\)\s*\.\s*([A-Za-z_]\w*)")
 
@@ -147,6 +146,26 @@ def resolve_import(target: str, module: str, is_package: bool) -> str:
     return ".".join([*package, rest] if rest else package)
 
 
+def _stored(name: str, text: str) -> bool:
+    """Whether `name` occurs in `text` as a whole word not followed by `(` (the regex
+    `\\bname\\b(?!\\s*\\()`, without compiling one regex per name and file)."""
+    end = len(text)
+    i = text.find(name)
+    while i >= 0:
+        j = i + len(name)
+        if (i == 0 or not _is_word(text[i - 1])) and (j == end or not _is_word(text[j])):
+            while j < end and text[j].isspace():
+                j += 1
+            if j == end or text[j] != "(":
+                return True
+        i = text.find(name, i + 1)
+    return False
+
+
+def _is_word(char: str) -> bool:
+    return char.isalnum() or char == "_"         # what `\w` matches in a str regex
+
+
 def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: bool):
     """What other files need to follow calls into and out of this one.
 
@@ -176,15 +195,17 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
     exports = {}
     # Module-level code (registries such as {"sdpa": sdpa_mask}, class-level tables) counts
     # as a function "<module>": once model code uses the module, what it names is reachable.
-    inside = bytearray(len(lines) + 2)
-    for f in scopes.order:
-        if f.parent is None:
-            inside[f.node.lineno:f.node.end_lineno + 1] = b"\1" * (f.node.end_lineno - f.node.lineno + 1)
-    outside = "\n".join(line for i, line in enumerate(lines, 1) if not inside[i])
+    pieces, next_line = [], 1
+    for start, end in sorted((f.node.lineno, f.node.end_lineno) for f in scopes.order
+                             if f.parent is None):
+        pieces += lines[next_line - 1:start - 1]
+        next_line = max(next_line, end + 1)
+    pieces += lines[next_line - 1:]
+    outside = "\n".join(pieces)
     module_refs = set()
     # Only names stored (registries), not names called at import time (`_check_version()`).
-    for name in local.intersection(_IDENT.findall(outside)):
-        if re.search(r"\b%s\b(?!\s*\()" % re.escape(name), outside):
+    for name in local:
+        if name in outside and _stored(name, outside):
             module_refs.add(module + "." + name)
     if module_refs:
         exports["<module>"] = (False, frozenset(module_refs))
