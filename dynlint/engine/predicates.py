@@ -275,6 +275,8 @@ def _graph_guard(ctx, test, value: bool) -> bool:
 @predicate()
 def eager_only(ctx, node):
     """Only reached when the code is not being compiled, exported, scripted or traced: in the body of `if not torch.compiler.is_compiling():` (or `is_exporting()`, `torch.jit.is_scripting()`, `torch.jit.is_tracing()`, `torch._dynamo.is_compiling()`...) or the `else` of the positive test. Such code never becomes part of a graph."""
+    if not _mentions(ctx.analyzer, _GRAPH_GUARDS):
+        return False
     child = node
     for anc in reversed(ctx.analyzer.stack):
         if type(anc) in (ast.If, ast.IfExp):
@@ -294,6 +296,8 @@ def eager_only(ctx, node):
 @predicate()
 def fp16_only(ctx, node):
     """Only reached when a tensor is float16: under `if x.dtype == torch.float16:` or after such a test earlier in the same `and` chain (fp16 overflow guards)."""
+    if not (_mentions(ctx.analyzer, ("dtype",)) and _mentions(ctx.analyzer, _FP16_NAMES)):
+        return False
     stack = ctx.analyzer.stack
     child = node
     for anc in reversed(stack):
@@ -309,6 +313,22 @@ def fp16_only(ctx, node):
             return True
         child = anc
     return False
+
+
+_FP16_NAMES = ("float16", "half")
+
+
+def _mentions(analyzer, words) -> bool:
+    """Whether the module's text holds one of `words` (cached per module): a test that needs
+    a name (`is_compiling`, `float16`) cannot hold in a module that never writes it."""
+    cache = analyzer.__dict__.setdefault("_mentions_cache", {})
+    found = cache.get(words)
+    if found is None:
+        text = cache.get(None)
+        if text is None:
+            text = cache[None] = "\n".join(analyzer.lines)
+        found = cache[words] = any(w in text for w in words)
+    return found
 
 
 def _contains(tree, node) -> bool:
