@@ -145,7 +145,7 @@ class Engine:
         if by_call or any_call:
             analyzer.hooks[ast.Call] = on_call
         analyzer.position_hooks = {p: typed(e) for p, e in self._positioned.items()}
-        if self._scoped:
+        if analyzer.skip_roles:
             analyzer.walk_anyway = self._walk_anyway
         analyzer.run(tree, lines)
         noqa = noqa_lib.scan(source)
@@ -195,7 +195,9 @@ class Engine:
     def _walk_anyway(self, analyzer) -> set:
         """Functions whose role the walk skips but that it must walk all the same: those where
         a rule limited to some places (`in_function_named(...)`) may match, and those around
-        a function that is walked (the walk reaches a nested function through them)."""
+        a function that is walked (the walk reaches a nested function through them: a
+        `torch.compile` step defined inside a training loop is model code whichever rules
+        are enabled)."""
         skip, scoped = analyzer.skip_roles, self._scoped
         keep: set[int] = set()
         for info in analyzer.scopes.order:
