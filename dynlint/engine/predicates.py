@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ..analysis import kinds as K
 from ..analysis.kinds import BOOL, HOST, NOT, PROBABLE, TENSOR, UNKNOWN
+from ..analysis.tensor_api import SEQUENCE_TYPES, VALIDATED_DISTRIBUTIONS
 from .patterns import same_code
 
 REGISTRY: dict[str, "Predicate"] = {}
@@ -236,6 +237,139 @@ def holds_tensor(ctx, node):
     """A tensor, or a list/tuple literal (or a name bound to one) with a tensor among its items."""
     k = ctx.kind(node)
     return (K.level(k) == TENSOR and not k & HOST) or bool(k & K.HOLDS)
+
+
+# -- what a name was built as: every binding of it in its function (or of `self.attr` in its class) --
+def _function_of(ctx):
+    """The innermost enclosing `def` frame (lambdas and class bodies have no bindings to scan)."""
+    frame = ctx.frame
+    while frame is not None and type(frame.node) not in (ast.FunctionDef, ast.AsyncFunctionDef):
+        frame = frame.parent
+    return frame
+
+
+def _class_of(frame):
+    while frame is not None and frame.cls is None:
+        frame = frame.parent
+    return frame.cls if frame is not None else None
+
+
+def _bindings(func, name: str):
+    """Values bound to local `name` in `func` (not in nested functions), or None when some
+    binding has no single value (a parameter, a loop or `with` target, tuple unpacking...)."""
+    args = func.args
+    if any(a.arg == name for a in args.posonlyargs + args.args + args.kwonlyargs) or \
+            any(a is not None and a.arg == name for a in (args.vararg, args.kwarg)):
+        return None
+    values = []
+    for st in _statements(func.body):
+        t = type(st)
+        if t is ast.Assign:
+            for target in st.targets:
+                if type(target) is ast.Name and target.id == name:
+                    values.append(st.value)
+                elif _binds(target, name):
+                    return None
+        elif t in (ast.AnnAssign, ast.AugAssign) and type(st.target) is ast.Name and st.target.id == name:
+            if st.value is not None:
+                values.append(st.value)
+        elif _binds_here(st, name):
+            return None
+    return values
+
+
+def _attr_bindings(cls, attr: str) -> list:
+    """Values assigned to `self.attr` in any method of the class (this file's class only)."""
+    values = []
+    for infos in cls.methods.values():
+        for info in infos:
+            for st in _statements(info.node.body):
+                if type(st) is ast.Assign:
+                    values.extend(st.value for t in st.targets if type(t) is ast.Attribute
+                                  and t.attr == attr and type(t.value) is ast.Name and t.value.id == "self")
+    return values
+
+
+def _every_binding(ctx, node, test, cache_key: str) -> bool:
+    """`node` is a name or `self.attr` whose every binding in its scope passes `test`
+    (at least one binding); cached per scope and name."""
+    cache = ctx.analyzer.__dict__.setdefault("_binding_cache", {})
+    if type(node) is ast.Name:
+        frame = _function_of(ctx)
+        if frame is None:
+            return False
+        key = (cache_key, id(frame.node), node.id)
+        if key not in cache:
+            values = _bindings(frame.node, node.id)
+            cache[key] = bool(values) and all(test(ctx, v) for v in values)
+        return cache[key]
+    if type(node) is ast.Attribute and type(node.value) is ast.Name and node.value.id == "self":
+        cls = _class_of(ctx.frame)
+        if cls is None:
+            return False
+        key = (cache_key, id(cls), node.attr)
+        if key not in cache:
+            values = _attr_bindings(cls, node.attr)
+            cache[key] = bool(values) and all(test(ctx, v) for v in values)
+        return cache[key]
+    return False
+
+
+def _builds_sequence(ctx, value) -> bool:
+    t = type(value)
+    if t in (ast.List, ast.Tuple, ast.ListComp):
+        return True
+    if t is ast.BinOp and type(value.op) is ast.Add:
+        return _builds_sequence(ctx, value.left) and _builds_sequence(ctx, value.right)
+    return t is ast.Call and ctx.analyzer.qualname(value.func) in SEQUENCE_TYPES
+
+
+@predicate()
+def python_sequence(ctx, node):
+    """A Python list or tuple, or a `ModuleList`/`Sequential`/`ParameterList`, never a tensor: a literal or list comprehension, a local name that every assignment in its function builds as one, or `self.attr` that every assignment in the class builds as one (`self.experts = nn.ModuleList(...)`). Indexing one with a tensor turns the tensor into a Python int (`operator.index`)."""
+    return _builds_sequence(ctx, node) or _every_binding(ctx, node, _builds_sequence, "sequence")
+
+
+_HOST_COPY_CHAIN = frozenset({"detach", "float", "double", "half", "long", "int", "bool", "clone",
+                              "contiguous", "flatten", "view", "reshape", "squeeze", "unsqueeze"})
+
+
+@predicate()
+def cpu_device(ctx, node):
+    """The literal device `"cpu"` (or `"cpu:0"`), or `torch.device("cpu")`."""
+    if type(node) is ast.Call and ctx.analyzer.qualname(node.func) == "torch.device" and node.args:
+        node = node.args[0]
+    return type(node) is ast.Constant and type(node.value) is str and node.value.split(":")[0] == "cpu"
+
+
+def _is_host_copy(ctx, node) -> bool:
+    while type(node) is ast.Call and type(node.func) is ast.Attribute:
+        attr = node.func.attr
+        if attr in ("cpu", "numpy") or (attr == "to" and any(
+                cpu_device(ctx, a) for a in [*node.args[:1], *(k.value for k in node.keywords if k.arg == "device")])):
+            return True
+        if attr not in _HOST_COPY_CHAIN:
+            return False
+        node = node.func.value
+    return False
+
+
+@predicate()
+def host_copy(ctx, node):
+    """A tensor already copied to the host: `t.cpu()`, `t.to("cpu")`, `t.numpy()`, followed by casts or views (`t.cpu().float()`), or a local name every assignment of which is one. (Flagging the first copy is enough.)"""
+    return _is_host_copy(ctx, node) or _every_binding(ctx, node, _is_host_copy, "host_copy")
+
+
+@predicate()
+def validated_distribution(ctx, node):
+    """A `torch.distributions` class whose constructor validates its arguments by default (`Normal`, `Categorical`, ...; not `Independent` or `TransformedDistribution`, which have none), in a module that does not turn validation off with `Distribution.set_default_validate_args(False)`."""
+    q = ctx.analyzer.qualname(node) if type(node) in (ast.Name, ast.Attribute) else None
+    if not q or not q.startswith("torch.distributions.") or q.rsplit(".", 1)[-1] not in VALIDATED_DISTRIBUTIONS:
+        return False
+    cache = ctx.analyzer.__dict__.setdefault("_binding_cache", {})
+    if "validation_off" not in cache:
+        cache["validation_off"] = any("set_default_validate_args(False)" in line for line in ctx.analyzer.lines)
+    return not cache["validation_off"]
 
 
 @predicate()
