@@ -85,3 +85,10 @@ SEQUENCE_TYPES = frozenset({
     "torch.nn.modules.container.ModuleList", "torch.nn.modules.container.Sequential",
     "torch.nn.modules.container.ParameterList",
 })
+
+# torch factories that build a tensor on the CPU unless given a `device`: such a tensor is
+# already on the host, so `.numpy()`/`.cpu()` of it copies nothing from a device.
+HOST_FACTORIES = frozenset("""
+tensor as_tensor from_numpy empty zeros ones full arange linspace logspace eye rand randn
+randint randperm
+""".split())

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ..analysis import kinds as K
 from ..analysis.kinds import BOOL, HOST, NOT, PROBABLE, TENSOR, UNKNOWN
-from ..analysis.tensor_api import SEQUENCE_TYPES, VALIDATED_DISTRIBUTIONS
+from ..analysis.tensor_api import HOST_FACTORIES, SEQUENCE_TYPES, VALIDATED_DISTRIBUTIONS
 from .patterns import same_code
 
 REGISTRY: dict[str, "Predicate"] = {}
@@ -344,6 +344,8 @@ def cpu_device(ctx, node):
 
 def _is_host_copy(ctx, node) -> bool:
     while type(node) is ast.Call and type(node.func) is ast.Attribute:
+        if _torch_name(ctx, node.func) in HOST_FACTORIES:
+            return not any(k.arg == "device" for k in node.keywords)
         attr = node.func.attr
         if attr in ("cpu", "numpy") or (attr == "to" and any(
                 cpu_device(ctx, a) for a in [*node.args[:1], *(k.value for k in node.keywords if k.arg == "device")])):
@@ -358,6 +360,24 @@ def _is_host_copy(ctx, node) -> bool:
 def host_copy(ctx, node):
     """A tensor already copied to the host: `t.cpu()`, `t.to("cpu")`, `t.numpy()`, followed by casts or views (`t.cpu().float()`), or a local name every assignment of which is one. (Flagging the first copy is enough.)"""
     return _is_host_copy(ctx, node) or _every_binding(ctx, node, _is_host_copy, "host_copy")
+
+
+@predicate()
+def read_on_host_next(ctx, node):
+    """The matched value goes, through casts and copies only, straight into `.item()` or `.tolist()` (`t.cpu().item()`, `t.detach().cpu().bool().tolist()`): that read is reported by its own rule."""
+    cur = node
+    for anc in reversed(ctx.analyzer.stack):
+        if anc is node:
+            continue
+        f = getattr(anc, "func", None)
+        if type(anc) is not ast.Call or type(f) is not ast.Attribute or f.value is not cur:
+            return False
+        if f.attr in ("item", "tolist"):
+            return True
+        if f.attr not in _HOST_COPY_CHAIN and f.attr not in ("cpu", "numpy", "to"):
+            return False
+        cur = anc
+    return False
 
 
 @predicate()
