@@ -538,6 +538,10 @@ class Analyzer:
                 if r is not None:
                     return r
                 return PROBABLE if self.frame.modelish else UNKNOWN
+            if type(func.value) is ast.Name and func.value.id in self.classes:
+                r = self._local_result(node)         # Class.static_method(...) of this file
+                if r is not None:
+                    return r
             return self._method_kind(func.attr, self.kind(func.value), node)
         if type(func) is ast.Name:
             q = self.imports.get(func.id)

@@ -87,6 +87,8 @@ def _is_mask(ctx, node, sub) -> bool:
     k = ctx.kind(node)
     if k & BOOL and K.level(k) >= PROBABLE:
         return True
+    if sub is not None and K.level(k) >= UNKNOWN and _bool_by_dtype_test(ctx, node):
+        return True
     if sub is None:
         return False
     t = type(node)
@@ -101,6 +103,49 @@ def _is_mask(ctx, node, sub) -> bool:
         return K.level(ctx.kind(node.operand)) >= UNKNOWN and _maskish(ctx, node.operand, sub)
     if t is ast.BinOp and type(node.op) in (ast.BitAnd, ast.BitOr, ast.BitXor):
         return _maskish(ctx, node.left, sub) or _maskish(ctx, node.right, sub)
+    return False
+
+
+def _root_name(node):
+    """`m` for `m`, `m[0]`, `m[:, i]`: the name whose dtype an item shares."""
+    while type(node) is ast.Subscript:
+        node = node.value
+    return node.id if type(node) is ast.Name else None
+
+
+def _bool_by_dtype_test(ctx, node) -> bool:
+    """Inside `if m.dtype == torch.bool:` (or `is`, or after it in an `and` chain) for the
+    name `m` that `node` is or is an item of: the code itself says the value is a bool mask."""
+    name = _root_name(node)
+    if name is None:
+        return False
+    child = node
+    for anc in reversed(ctx.analyzer.stack):
+        t = type(anc)
+        if t is ast.BoolOp and type(anc.op) is ast.And:
+            for v in anc.values:
+                if v is child or _contains(v, node):
+                    break
+                if _is_bool_dtype_test(ctx, v, name):
+                    return True
+        elif t in (ast.If, ast.IfExp) and not _contains(anc.test, node) and \
+                (anc.body is child if t is ast.IfExp else any(b is child for b in anc.body)) and \
+                _is_bool_dtype_test(ctx, anc.test, name):
+            return True
+        child = anc
+    return False
+
+
+def _is_bool_dtype_test(ctx, test, name: str) -> bool:
+    if type(test) is ast.BoolOp and type(test.op) is ast.And:
+        return any(_is_bool_dtype_test(ctx, v, name) for v in test.values)
+    if type(test) is not ast.Compare or len(test.ops) != 1 or type(test.ops[0]) not in (ast.Eq, ast.Is):
+        return False
+    a, b = test.left, test.comparators[0]
+    for dtype, other in ((a, b), (b, a)):
+        if type(dtype) is ast.Attribute and dtype.attr == "dtype" and type(dtype.value) is ast.Name \
+                and dtype.value.id == name and type(other) in (ast.Attribute, ast.Name):
+            return ctx.analyzer.qualname(other) in K.BOOL_DTYPE_NAMES
     return False
 
 
