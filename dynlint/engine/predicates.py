@@ -158,13 +158,23 @@ def _maskish(ctx, node, sub) -> bool:
 @predicate()
 def data_dependent_slice(ctx, node):
     """A subscript index holding a slice whose start, stop or step is a tensor or a host value computed from tensor data (`x[:n]` with `n = t.item()`). A slice of constant width (`x[i:i + 1]`, `x[n - 2:n]`) has a static shape whatever its offset, so it does not count."""
+    return _slice_bound(ctx, node, host_too=True)
+
+
+@predicate()
+def tensor_bounded_slice(ctx, node):
+    """A subscript index holding a slice (not of constant width) with a bound that is itself a tensor (`out[i, :olen]` with `olen` a row of a length tensor): Python reads it on the host right there. Host values read earlier do not count."""
+    return _slice_bound(ctx, node, host_too=False)
+
+
+def _slice_bound(ctx, node, host_too: bool) -> bool:
     items = node.elts if type(node) is ast.Tuple else (node,)
     for item in items:
         if type(item) is ast.Slice and not _constant_width(item):
             for bound in (item.lower, item.upper, item.step):
                 if bound is not None:
                     k = ctx.kind(bound)
-                    if k & HOST or K.level(k) == TENSOR:
+                    if (host_too and k & HOST) or (K.level(k) == TENSOR and not k & HOST):
                         return True
     return False
 
