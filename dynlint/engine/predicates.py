@@ -379,10 +379,34 @@ def _builds_sequence(ctx, value) -> bool:
     return t is ast.Call and ctx.analyzer.qualname(value.func) in SEQUENCE_TYPES
 
 
+_SEQUENCE_ANNOTATIONS = frozenset({"list", "List", "tuple", "Tuple", "Sequence", "ModuleList",
+                                   "Sequential", "ParameterList"})
+
+
+def _sequence_parameter(ctx, node) -> bool:
+    """A parameter annotated as a list, tuple or `ModuleList` (`feats: List[Tensor]`) and never
+    re-bound in its function."""
+    frame = _function_of(ctx)
+    if type(node) is not ast.Name or frame is None:
+        return False
+    args = frame.node.args
+    for a in args.posonlyargs + args.args + args.kwonlyargs:
+        if a.arg == node.id and a.annotation is not None:
+            ann = a.annotation
+            while type(ann) is ast.Subscript:      # Optional[List[...]] is not certain; List[...] is
+                ann = ann.value
+            head = ann.attr if type(ann) is ast.Attribute else getattr(ann, "id", None)
+            if head not in _SEQUENCE_ANNOTATIONS:
+                return False
+            return not any(_binds_here(st, node.id) for st in _statements(frame.node.body))
+    return False
+
+
 @predicate()
 def python_sequence(ctx, node):
-    """A Python list or tuple, or a `ModuleList`/`Sequential`/`ParameterList`, never a tensor: a literal or list comprehension, a local name that every assignment in its function builds as one, or `self.attr` that every assignment in the class builds as one (`self.experts = nn.ModuleList(...)`). Indexing one with a tensor turns the tensor into a Python int (`operator.index`)."""
-    return _builds_sequence(ctx, node) or _every_binding(ctx, node, _builds_sequence, "sequence")
+    """A Python list or tuple, or a `ModuleList`/`Sequential`/`ParameterList`, never a tensor: a literal or list comprehension, a local name that every assignment in its function builds as one, a parameter annotated as one (`feats: List[Tensor]`) and never re-bound, or `self.attr` that every assignment in the class builds as one (`self.experts = nn.ModuleList(...)`). Indexing one with a tensor turns the tensor into a Python int (`operator.index`)."""
+    return _builds_sequence(ctx, node) or _every_binding(ctx, node, _builds_sequence, "sequence") \
+        or _sequence_parameter(ctx, node)
 
 
 _HOST_COPY_CHAIN = frozenset({"detach", "float", "double", "half", "long", "int", "bool", "clone",
