@@ -157,14 +157,12 @@ def _maskish(ctx, node, sub) -> bool:
 
 @predicate()
 def data_dependent_slice(ctx, node):
-    """A subscript index holding a slice whose start, stop or step is a tensor or a host value computed from tensor data (`x[:n]` with `n = t.item()`). A slice of constant width (`x[i:i + 1]`, `x[n - 2:n]`) has a static shape whatever its offset, so it does not count."""
-    return _slice_bound(ctx, node, host_too=True)
-
-
-@predicate()
-def tensor_bounded_slice(ctx, node):
-    """A subscript index holding a slice (not of constant width) with a bound that is itself a tensor (`out[i, :olen]` with `olen` a row of a length tensor): Python reads it on the host right there. Host values read earlier do not count."""
-    return _slice_bound(ctx, node, host_too=False)
+    """A subscript index holding a slice whose start, stop or step is a tensor or a host value computed from tensor data (`x[:n]` with `n = t.item()`); in a write (`out[i, :n] = y`), only a tensor bound, read right there. A slice of constant width (`x[i:i + 1]`, `x[n - 2:n]`) has a static shape whatever its offset, so it does not count."""
+    # In a write (`out[i, :olen] = y`) only a tensor bound counts: it is read on the host right
+    # there. A host value read earlier was reported where it was read.
+    sub = ctx.node
+    written = type(sub) is ast.Subscript and sub.slice is node and not loaded(ctx, sub)
+    return _slice_bound(ctx, node, host_too=not written)
 
 
 def _slice_bound(ctx, node, host_too: bool) -> bool:
@@ -461,7 +459,9 @@ def read_on_host_next(ctx, node):
 
 @predicate()
 def validated_distribution(ctx, node):
-    """A `torch.distributions` class whose constructor validates its arguments by default (`Normal`, `Categorical`, ...; not `Independent` or `TransformedDistribution`, which have none), in a module that does not turn validation off with `Distribution.set_default_validate_args(False)`."""
+    """A `torch.distributions` class (or a call of one) whose constructor validates its arguments by default (`Normal`, `Categorical`, ...; not `Independent` or `TransformedDistribution`, which have none), in a module that does not turn validation off with `Distribution.set_default_validate_args(False)`."""
+    if type(node) is ast.Call:
+        node = node.func
     q = ctx.analyzer.qualname(node) if type(node) in (ast.Name, ast.Attribute) else None
     if not q or not q.startswith("torch.distributions.") or q.rsplit(".", 1)[-1] not in VALIDATED_DISTRIBUTIONS:
         return False
