@@ -458,6 +458,20 @@ def read_on_host_next(ctx, node):
 
 
 @predicate()
+def argument_of_dynamic_op(ctx, node):
+    """The matched value is passed straight to a data-dependent op (`torch.unique(x.cpu())`, `nonzero`, `bincount`, NMS...): the op's own rule reports that line, and moving such an op to the CPU is the usual deliberate fallback."""
+    for anc in reversed(ctx.analyzer.stack):
+        if anc is node:
+            continue
+        if type(anc) is not ast.Call or not any(a is node for a in anc.args):
+            return False
+        f = anc.func
+        last = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else None
+        return last in _DYNAMIC_CALLS
+    return False
+
+
+@predicate()
 def validated_distribution(ctx, node):
     """A `torch.distributions` class (or a call of one) whose constructor validates its arguments by default (`Normal`, `Categorical`, ...; not `Independent` or `TransformedDistribution`, which have none), in a module that does not turn validation off with `Distribution.set_default_validate_args(False)`."""
     if type(node) is ast.Call:
