@@ -83,9 +83,10 @@ def build_parser() -> argparse.ArgumentParser:
     fix.add_argument("--apply-display-only", action="store_true",
                      help="with --fix/--diff, also apply display-only suggestions (e.g. mark_step splits)")
     out = check.add_argument_group("output")
-    out.add_argument("--format", "--output-format", dest="format", choices=FORMATS, default="text",
-                     help="text (= concise, the default), full (source line, caret, fix diff), "
-                          "json, json-lines, sarif, github, gitlab, junit, pylint")
+    out.add_argument("--format", "--output-format", dest="format", choices=FORMATS, default=None,
+                     help="full (the default: source line, caret, fix diff), concise (= text), "
+                          "json, json-lines, sarif, github, gitlab, junit, pylint "
+                          "[env: DYNLINT_OUTPUT_FORMAT; config: output-format]")
     out.add_argument("-o", "--output-file", metavar="FILE", help="write the report to FILE")
     out.add_argument("--statistics", action="store_true", help="print a count per rule instead")
     out.add_argument("-q", "--quiet", action="store_true", help="print findings only, no summary")
@@ -202,6 +203,7 @@ def _check(args) -> int:
     from ..runner import analyse_source, run_check
 
     plan = check_config.build_plan(args)
+    args.format = cli_output.output_format(args.format, plan)
     if args.show_settings:
         return check_config.show_settings(args.show_settings, plan)
     if args.show_files:
