@@ -201,6 +201,7 @@ def _info(args) -> int:
 def _check(args) -> int:
     from ..report import formats as report
     from ..runner import analyse_source, run_check
+    from .stdin import check_stdin
 
     plan = check_config.build_plan(args)
     args.format = cli_output.output_format(args.format, plan)
@@ -218,7 +219,7 @@ def _check(args) -> int:
             if fixing and not args.diff:          # like ruff: an excluded file passes through
                 sys.stdout.write(sys.stdin.read())
             return 0
-        (findings, stdin_text), n_files = _check_stdin(args, plan, analyse_source), 1
+        (findings, stdin_text), n_files = check_stdin(args, plan, analyse_source), 1
     else:
         findings, n_files = run_check(args.paths or ["."], plan, use_cache=not args.no_cache,
                                       jobs=args.jobs, force_exclude=args.force_exclude,
@@ -237,7 +238,7 @@ def _check(args) -> int:
         from ..fix.apply import apply_fixes
         result = apply_fixes(findings, engine=engine, plan=plan, unsafe=args.unsafe_fixes,
                              display_only=args.apply_display_only, write=not args.diff,
-                             stdin=stdin_text, jobs=args.jobs)
+                             stdin=stdin_text, jobs=args.jobs, stdin_path=args.stdin_filename)
         findings, fixed, diff_text = result.remaining, result.fixed, result.diff
         fixed_source = result.output
         for message in result.messages:
@@ -280,19 +281,6 @@ def _check(args) -> int:
     if args.diff:
         return 1 if diff_text else 0
     return 1 if findings else 0
-
-
-def _check_stdin(args, plan, analyse_source):
-    from ..project import source
-    display = args.stdin_filename or "-"
-    data = sys.stdin.buffer.read()
-    try:
-        text = source.decode(data, display)
-    except source.SourceError as exc:
-        return [f for f in [exc.finding] if plan.keep(f)], None
-    engine = plan.engine_for(display if args.stdin_filename else ".")
-    findings = analyse_source(engine, text, display)[0]
-    return [f for f in findings if plan.keep(f)], text
 
 
 def _emit(text: str, output_file: str | None) -> None:
