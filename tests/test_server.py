@@ -66,10 +66,11 @@ class Session:
         self.client.exit(None)
         await self.client.stop()
 
-    async def next_diagnostics(self, uri):
+    async def next_diagnostics(self, uri, version=None):
+        """The next diagnostics published for `uri` (for that document version, if given)."""
         while True:
             params = await asyncio.wait_for(self.events.get(), 60)
-            if params.uri == uri:
+            if params.uri == uri and version in (None, params.version):
                 return list(params.diagnostics)
 
     async def open(self, path, text):
@@ -77,13 +78,13 @@ class Session:
         uri = path.as_uri()
         self.client.text_document_did_open(types.DidOpenTextDocumentParams(
             text_document=types.TextDocumentItem(uri=uri, language_id="python", version=1, text=text)))
-        return uri, await self.next_diagnostics(uri)
+        return uri, await self.next_diagnostics(uri, 1)
 
     async def change(self, uri, text, version=2):
         self.client.text_document_did_change(types.DidChangeTextDocumentParams(
             text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
             content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
-        return await self.next_diagnostics(uri)
+        return await self.next_diagnostics(uri, version)
 
     async def change_range(self, uri, start, end, text, version):
         """An incremental change, as editors send them: replace lines [start, end)."""
@@ -92,7 +93,7 @@ class Session:
             content_changes=[types.TextDocumentContentChangePartial(
                 range=types.Range(start=types.Position(line=start, character=0),
                                   end=types.Position(line=end, character=0)), text=text)]))
-        return await self.next_diagnostics(uri)
+        return await self.next_diagnostics(uri, version)
 
     def files_changed(self, *paths):
         self.client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
@@ -216,6 +217,27 @@ def test_cross_file_facts_follow_edits(tmp_path):
         async with Session(tmp_path) as s:
             uri, diags = await s.open(tmp_path / "pkg" / "helpers.py", helper)
             assert [d.code for d in diags] == ["DYN101"]
+            # a host read is reported in model code only: here because model.py calls it
+            await s.change(uri, "def positive(x):\n    return x.sum().item()\n", 2)
+            assert [d.code for d in s.diagnostics[uri]] == ["DYN201"]
+    run(scenario())
+
+
+def test_own_diagnostics_first_then_cross_file_ones(tmp_path):
+    """The first document of a folder is published at once from its own text; the folder's
+    facts are read after, and the document is published again if they change its findings."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "model.py").write_text(
+        "from torch import nn\nfrom pkg.helpers import positive\n\n\n"
+        "class Net(nn.Module):\n    def forward(self, x):\n        return positive(x)\n")
+    helper = "def positive(x):\n    return x.sum().item()\n"
+
+    async def scenario():
+        async with Session(tmp_path) as s:
+            uri, first = await s.open(tmp_path / "pkg" / "helpers.py", helper)
+            assert first == []
+            assert [d.code for d in await s.next_diagnostics(uri, 1)] == ["DYN201"]
     run(scenario())
 
 

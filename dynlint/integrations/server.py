@@ -9,6 +9,7 @@ syntax errors are diagnostics, internal errors are logged and the server keeps r
 from __future__ import annotations
 
 import os
+import time
 import traceback
 from pathlib import Path
 from urllib.parse import unquote, urlparse
@@ -118,9 +119,32 @@ def publish(ls: DynlintServer, uri: str) -> None:
         document = ls.workspace.get_text_document(uri)
         found = ls.check(uri, document.source)
         ls.send(uri, found, document.version)
+        path = uri_to_path(uri)
+        if os.path.isabs(path):
+            warm(ls, ls.folder_for(path))
     except Exception:        # a bug in dynlint: tell the client, keep serving
         ls.window_log_message(types.LogMessageParams(
             types.MessageType.Error, f"dynlint: {uri}: {traceback.format_exc()}"))
+
+
+def warm(ls: DynlintServer, folder) -> None:
+    """Once per folder, after its first document's own diagnostics are out (so the editor
+    shows them at once): read every file's cross-file facts, then publish again the open
+    documents whose findings that changes."""
+    if folder.loaded:
+        return
+    start = time.perf_counter()
+    in_folder = {u: os.path.abspath(uri_to_path(u)) for u in ls.own}
+    in_folder = {u: p for u, p in in_folder.items() if ls.state.folder_for(p) is folder}
+    read = folder.load(skip=set(in_folder.values()))
+    cross = folder.cross_file()
+    for uri, path in in_folder.items():
+        report = folder.report(path, ls.own[uri], cross)
+        if report != ls.findings.get(uri):
+            ls.send(uri, report, ls.workspace.get_text_document(uri).version)
+    ls.window_log_message(types.LogMessageParams(types.MessageType.Info, (
+        f"dynlint: cross-file facts of {read} files in {folder.root} loaded in "
+        f"{time.perf_counter() - start:.1f} s")))
 
 
 @server.feature(types.INITIALIZED)

@@ -27,8 +27,8 @@ def _inside(path: str, root: str) -> bool:
 
 
 class Folder:
-    """One workspace folder. `load` walks it once (lazily, at the first document opened in it);
-    `loose` folders (files outside every workspace folder) never walk anything."""
+    """One workspace folder. `load` walks it once (lazily, after the first document opened in it
+    has been published); `loose` folders (files outside every folder) never walk anything."""
 
     def __init__(self, root: str, loose: bool = False):
         self.root = os.path.abspath(root)
@@ -46,19 +46,23 @@ class Folder:
         except ConfigError as exc:
             return self.isolated.profile_for(path), str(exc)
 
-    def load(self) -> None:
+    def load(self, skip=()) -> int:
+        """Read the facts of every file in the folder but `skip` (open documents, whose facts
+        come from their text); the number of files read."""
         if self.loaded:
-            return
+            return 0
         self.loaded = True
         try:
             files, _ = discover([self.root], self.plan.resolver, False)
         except (ConfigError, OSError):
             return
         caches: dict = {}
+        read = 0
         for path in files:
             path = os.path.abspath(path)
-            if path.endswith(notebook.SUFFIX):
+            if path.endswith(notebook.SUFFIX) or path in skip:
                 continue                          # notebooks take no part in the cross-file step
+            read += 1
             try:
                 profile = self.plan.profile_for(path)
             except ConfigError:
@@ -80,6 +84,7 @@ class Folder:
             self.set_facts(path, result[1])
         for cache in caches.values():
             cache.save()
+        return read
 
     def set_facts(self, path: str, facts) -> None:
         if facts is None or not (facts.exports or facts.model_refs or facts.conditional):
@@ -108,8 +113,6 @@ class Folder:
         """(this file's own findings, config error) for the document's text; updates its facts."""
         profile, error = self.profile_for(path)
         absolute = os.path.isabs(path)
-        if absolute and not self.loose:
-            self.load()
         found, facts = analyse_source(profile.engine, text, path,
                                       module_name(path) if absolute else None)
         if absolute:
