@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
-import importlib
+import importlib.util
 import json
 import os
 import shutil
@@ -118,10 +118,9 @@ async def measure(root: Path, path: Path):
     return first, warm, times, "".join(lines), final
 
 
-def project(tmp: Path, module) -> Path:
+def project(tmp: Path, name: str) -> Path:
     """A copy of transformers' core plus the measured model's directory; the model file's path."""
-    import transformers
-    pkg = Path(transformers.__file__).parent
+    pkg = Path(importlib.util.find_spec("transformers").origin).parent
     dest = tmp / "transformers"
     if not dest.exists():
         dest.mkdir()
@@ -131,7 +130,7 @@ def project(tmp: Path, module) -> Path:
             shutil.copytree(pkg / sub, dest / sub, ignore=shutil.ignore_patterns("*.pyc", "__pycache__"))
         (dest / "models").mkdir()
         shutil.copy(pkg / "models" / "__init__.py", dest / "models" / "__init__.py")
-    src = Path(module.__file__)
+    src = Path(importlib.util.find_spec(name).origin)      # found, not imported
     target = dest / "models" / src.parent.name
     if not target.exists():
         shutil.copytree(src.parent, target, ignore=shutil.ignore_patterns("*.pyc", "__pycache__"))
@@ -168,8 +167,7 @@ def main(names) -> None:
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
         for name in names:
-            module = importlib.import_module(name)
-            path = project(tmp, module)
+            path = project(tmp, name)
             n_files = sum(1 for _ in (tmp / "transformers").rglob("*.py"))
             lines = len(path.read_text().splitlines())
             first, warm, times, final_text, final = asyncio.run(measure(tmp, path))
