@@ -37,3 +37,31 @@ def test_bool_funcs_exist_and_return_bool():
         else:
             out = fn(x)
         assert out.dtype == torch.bool, name
+
+
+def test_validated_distributions_table_matches_installed_torch():
+    """DYN215's table: the torch.distributions classes whose constructor checks arguments."""
+    import inspect
+
+    import torch.distributions as D
+
+    from dynlint.analysis.tensor_api import HOST_FACTORIES, VALIDATED_DISTRIBUTIONS
+    checked = set()
+    for name in dir(D):
+        c = getattr(D, name)
+        if inspect.isclass(c) and issubclass(c, D.Distribution) and not inspect.isabstract(c) \
+                and c is not D.Distribution and c is not D.ExponentialFamily:
+            constraints = c.arg_constraints     # a property (Uniform, Wishart) is never empty
+            if not isinstance(constraints, dict) or constraints:
+                checked.add(name)
+    assert checked == set(VALIDATED_DISTRIBUTIONS)
+    assert all(callable(getattr(torch, n)) for n in HOST_FACTORIES)
+
+
+def test_sequence_types_are_real_containers():
+    import importlib
+
+    from dynlint.analysis.tensor_api import SEQUENCE_TYPES
+    for q in SEQUENCE_TYPES - {"list", "tuple"}:
+        mod, _, name = q.rpartition(".")
+        assert hasattr(importlib.import_module(mod), name), q

@@ -88,3 +88,15 @@ len range str repr isinstance issubclass hasattr getattr callable id hash type l
 set frozenset sorted enumerate zip map filter print format open iter next reversed vars dir
 """.split())
 SCALAR_BUILTINS = frozenset({"round", "abs", "min", "max", "sum", "pow", "divmod"})
+# ARRAY: a numpy or pandas object (or a value taken from one). Its items, attributes and method
+# results are never torch tensors, so `df[df["a"] > 0]` is no boolean-mask index of a tensor.
+ARRAY = 256
+# Calls into these libraries return ARRAY values (qualified names, after imports).
+ARRAY_LIBRARIES = ("numpy.", "np.", "pandas.", "pd.")
+# `str` methods that no tensor (nor a model's output object) has: their receiver is text and
+# their result is not a tensor. (`encode`/`decode` are left out: models have those.)
+STR_METHODS = frozenset("""
+strip lstrip rstrip lower upper casefold startswith endswith splitlines join format isdigit
+isalpha isalnum isspace isnumeric title capitalize zfill ljust rjust center partition rpartition
+rsplit replace removeprefix removesuffix
+""".split())

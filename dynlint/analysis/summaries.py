@@ -42,6 +42,14 @@ class LocalCalls:
                 cls = frame.cls if frame is not None and frame.kind == "function" else None
             methods = cls.methods.get(f.attr) if cls is not None else None
             return methods[0] if methods and len(methods) == 1 else None
+        if type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id in scopes.classes:
+            # `Class.static_method(...)` / `Class.class_method(...)` of a class of this file.
+            methods = scopes.classes[f.value.id].methods.get(f.attr)
+            if methods and len(methods) == 1 and any(
+                    type(d) is ast.Name and d.id in ("staticmethod", "classmethod")
+                    for d in methods[0].node.decorator_list):
+                return methods[0]
+        return None
         return None
 
     def note_call(self, node: ast.Call) -> None:

@@ -64,3 +64,31 @@ trunc_ type type_as unbind unflatten unfold uniform_ unique unique_consecutive u
 unsafe_split unsafe_split_with_sizes unsqueeze unsqueeze_ untyped_storage values var vdot view
 view_as volatile vsplit where xlogy xlogy_ xpu zero_
 """.split())
+
+# torch.distributions classes with argument constraints: unless `validate_args=False` (or
+# `python -O`), constructing one checks every parameter against its constraint and reads the
+# answer on the host (`if not valid.all(): raise`). Generated from torch 2.14.1 (classes whose
+# `arg_constraints` is not empty); Independent, MixtureSameFamily and TransformedDistribution
+# check nothing themselves. tests/test_kinds.py checks it against the installed torch.
+VALIDATED_DISTRIBUTIONS = frozenset("""
+Bernoulli Beta Binomial Categorical Cauchy Chi2 ContinuousBernoulli Dirichlet Exponential
+FisherSnedecor Gamma GeneralizedPareto Geometric Gumbel HalfCauchy HalfNormal InverseGamma
+Kumaraswamy LKJCholesky Laplace LogNormal LogisticNormal LowRankMultivariateNormal Multinomial
+MultivariateNormal NegativeBinomial Normal OneHotCategorical OneHotCategoricalStraightThrough
+Pareto Poisson RelaxedBernoulli RelaxedOneHotCategorical StudentT Uniform VonMises Weibull Wishart
+""".split())
+
+# Python containers of modules or values whose `__getitem__` turns an index into a Python int
+# (`operator.index`): indexing one with a tensor reads the tensor on the host.
+SEQUENCE_TYPES = frozenset({
+    "list", "tuple", "torch.nn.ModuleList", "torch.nn.Sequential", "torch.nn.ParameterList",
+    "torch.nn.modules.container.ModuleList", "torch.nn.modules.container.Sequential",
+    "torch.nn.modules.container.ParameterList",
+})
+
+# torch factories that build a tensor on the CPU unless given a `device`: such a tensor is
+# already on the host, so `.numpy()`/`.cpu()` of it copies nothing from a device.
+HOST_FACTORIES = frozenset("""
+tensor as_tensor from_numpy empty zeros ones full arange linspace logspace eye rand randn
+randint randperm
+""".split())

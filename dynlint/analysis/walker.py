@@ -439,8 +439,8 @@ class Analyzer:
             lv = K.level(base)
             if base & SHAPE:
                 return NOT
-            if base & HOST:
-                return NOT | HOST
+            if base & (HOST | K.ARRAY):
+                return NOT | (base & (HOST | K.ARRAY))
             if base & ROW and type(node.slice) is ast.Constant and type(node.slice.value) is int:
                 return (base & ~ROW) | SCALAR
             if lv >= PROBABLE:
@@ -522,6 +522,8 @@ class Analyzer:
             return NOT
         base = self.kind(base_node)
         lv = K.level(base)
+        if base & K.ARRAY:
+            return NOT | K.ARRAY
         if attr in K.TENSOR_ATTRS and lv >= PROBABLE:
             return TENSOR | (base & BOOL if attr not in ("grad",) else 0)
         if lv == TENSOR:
@@ -536,21 +538,25 @@ class Analyzer:
             q = self.qualname(func)
             if q is not None and q.startswith("torch."):
                 return self._torch_call_kind(q[6:], node)
-            if q is not None and (q.startswith("numpy.") or q.startswith("np.")):
-                return NOT
+            if q is not None and q.startswith(K.ARRAY_LIBRARIES):
+                return NOT | K.ARRAY
             if type(func.value) is ast.Name and func.value.id in ("self",) and \
                     ("self." + func.attr) not in self.frame.env:
                 r = self._local_result(node)
                 if r is not None:
                     return r
                 return PROBABLE if self.frame.modelish else UNKNOWN
+            if type(func.value) is ast.Name and func.value.id in self.classes:
+                r = self._local_result(node)         # Class.static_method(...) of this file
+                if r is not None:
+                    return r
             return self._method_kind(func.attr, self.kind(func.value), node)
         if type(func) is ast.Name:
             q = self.imports.get(func.id)
             if q is not None:
                 if q.startswith("torch."):
                     return self._torch_call_kind(q[6:], node)
-                return UNKNOWN
+                return NOT | K.ARRAY if q.startswith(K.ARRAY_LIBRARIES) else UNKNOWN
             name = func.id
             if name in K.HOST_CONVERTERS:
                 arg = self.kind(node.args[0]) if node.args else NOT
@@ -614,6 +620,8 @@ class Analyzer:
         lv = K.level(base)
         if base & HOST:
             return NOT | HOST if name in K.HOST_METHODS or lv == NOT else UNKNOWN
+        if base & K.ARRAY or name in K.STR_METHODS or _str_split(name, node):
+            return NOT | (base & K.ARRAY)      # numpy/pandas results; text
         if lv == NOT:
             return UNKNOWN
         if lv == UNKNOWN:
@@ -682,6 +690,15 @@ def _binop(a: int, b: int, op: ast.operator) -> int:
     if type(op) in (ast.BitAnd, ast.BitOr, ast.BitXor) and (a & BOOL or b & BOOL):
         flags = BOOL
     return lv | flags
+
+
+def _str_split(name: str, node: ast.Call) -> bool:
+    """`s.split()`, `s.split(",")`, `s.split(sep=...)`: `str.split`; `Tensor.split` needs a size."""
+    if name != "split":
+        return False
+    args = node.args
+    return (not args and all(k.arg in ("sep", "maxsplit") for k in node.keywords)) or \
+        (bool(args) and type(args[0]) is ast.Constant and type(args[0].value) is str)
 
 
 def _unpacked(k: int) -> int:

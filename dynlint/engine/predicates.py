@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ..analysis import kinds as K
 from ..analysis.kinds import BOOL, HOST, NOT, PROBABLE, TENSOR, UNKNOWN
+from ..analysis.tensor_api import HOST_FACTORIES, SEQUENCE_TYPES, VALIDATED_DISTRIBUTIONS
 from .patterns import same_code
 
 REGISTRY: dict[str, "Predicate"] = {}
@@ -90,6 +91,8 @@ def _is_mask(ctx, node, sub) -> bool:
     k = ctx.kind(node)
     if k & BOOL and K.level(k) >= PROBABLE:
         return True
+    if sub is not None and K.level(k) >= UNKNOWN and _bool_by_dtype_test(ctx, node):
+        return True
     if sub is None:
         return False
     t = type(node)
@@ -107,6 +110,49 @@ def _is_mask(ctx, node, sub) -> bool:
     return False
 
 
+def _root_name(node):
+    """`m` for `m`, `m[0]`, `m[:, i]`: the name whose dtype an item shares."""
+    while type(node) is ast.Subscript:
+        node = node.value
+    return node.id if type(node) is ast.Name else None
+
+
+def _bool_by_dtype_test(ctx, node) -> bool:
+    """Inside `if m.dtype == torch.bool:` (or `is`, or after it in an `and` chain) for the
+    name `m` that `node` is or is an item of: the code itself says the value is a bool mask."""
+    name = _root_name(node)
+    if name is None:
+        return False
+    child = node
+    for anc in reversed(ctx.analyzer.stack):
+        t = type(anc)
+        if t is ast.BoolOp and type(anc.op) is ast.And:
+            for v in anc.values:
+                if v is child or _contains(v, node):
+                    break
+                if _is_bool_dtype_test(ctx, v, name):
+                    return True
+        elif t in (ast.If, ast.IfExp) and not _contains(anc.test, node) and \
+                (anc.body is child if t is ast.IfExp else any(b is child for b in anc.body)) and \
+                _is_bool_dtype_test(ctx, anc.test, name):
+            return True
+        child = anc
+    return False
+
+
+def _is_bool_dtype_test(ctx, test, name: str) -> bool:
+    if type(test) is ast.BoolOp and type(test.op) is ast.And:
+        return any(_is_bool_dtype_test(ctx, v, name) for v in test.values)
+    if type(test) is not ast.Compare or len(test.ops) != 1 or type(test.ops[0]) not in (ast.Eq, ast.Is):
+        return False
+    a, b = test.left, test.comparators[0]
+    for dtype, other in ((a, b), (b, a)):
+        if type(dtype) is ast.Attribute and dtype.attr == "dtype" and type(dtype.value) is ast.Name \
+                and dtype.value.id == name and type(other) in (ast.Attribute, ast.Name):
+            return ctx.analyzer.qualname(other) in K.BOOL_DTYPE_NAMES
+    return False
+
+
 def _maskish(ctx, node, sub) -> bool:
     if type(node) in (ast.Name, ast.Attribute) and K.level(ctx.kind(node)) >= UNKNOWN:
         return True
@@ -115,14 +161,22 @@ def _maskish(ctx, node, sub) -> bool:
 
 @predicate()
 def data_dependent_slice(ctx, node):
-    """A subscript index holding a slice whose start, stop or step is a tensor or a host value computed from tensor data (`x[:n]` with `n = t.item()`). A slice of constant width (`x[i:i + 1]`, `x[n - 2:n]`) has a static shape whatever its offset, so it does not count."""
+    """A subscript index holding a slice whose start, stop or step is a tensor or a host value computed from tensor data (`x[:n]` with `n = t.item()`); in a write (`out[i, :n] = y`), only a tensor bound, read right there. A slice of constant width (`x[i:i + 1]`, `x[n - 2:n]`) has a static shape whatever its offset, so it does not count."""
+    # In a write (`out[i, :olen] = y`) only a tensor bound counts: it is read on the host right
+    # there. A host value read earlier was reported where it was read.
+    sub = ctx.node
+    written = type(sub) is ast.Subscript and sub.slice is node and not loaded(ctx, sub)
+    return _slice_bound(ctx, node, host_too=not written)
+
+
+def _slice_bound(ctx, node, host_too: bool) -> bool:
     items = node.elts if type(node) is ast.Tuple else (node,)
     for item in items:
         if type(item) is ast.Slice and not _constant_width(item):
             for bound in (item.lower, item.upper, item.step):
                 if bound is not None:
                     k = ctx.kind(bound)
-                    if k & HOST or K.level(k) == TENSOR:
+                    if (host_too and k & HOST) or (K.level(k) == TENSOR and not k & HOST):
                         return True
     return False
 
@@ -240,6 +294,199 @@ def holds_tensor(ctx, node):
     """A tensor, or a list/tuple literal (or a name bound to one) with a tensor among its items."""
     k = ctx.kind(node)
     return (K.level(k) == TENSOR and not k & HOST) or bool(k & K.HOLDS)
+
+
+# -- what a name was built as: every binding of it in its function (or of `self.attr` in its class) --
+def _function_of(ctx):
+    """The innermost enclosing `def` frame (lambdas and class bodies have no bindings to scan)."""
+    frame = ctx.frame
+    while frame is not None and type(frame.node) not in (ast.FunctionDef, ast.AsyncFunctionDef):
+        frame = frame.parent
+    return frame
+
+
+def _class_of(frame):
+    while frame is not None and frame.cls is None:
+        frame = frame.parent
+    return frame.cls if frame is not None else None
+
+
+def _bindings(func, name: str):
+    """Values bound to local `name` in `func` (not in nested functions), or None when some
+    binding has no single value (a parameter, a loop or `with` target, tuple unpacking...)."""
+    args = func.args
+    if any(a.arg == name for a in args.posonlyargs + args.args + args.kwonlyargs) or \
+            any(a is not None and a.arg == name for a in (args.vararg, args.kwarg)):
+        return None
+    values = []
+    for st in _statements(func.body):
+        t = type(st)
+        if t is ast.Assign:
+            for target in st.targets:
+                if type(target) is ast.Name and target.id == name:
+                    values.append(st.value)
+                elif _binds(target, name):
+                    return None
+        elif t in (ast.AnnAssign, ast.AugAssign) and type(st.target) is ast.Name and st.target.id == name:
+            if st.value is not None:
+                values.append(st.value)
+        elif _binds_here(st, name):
+            return None
+    return values
+
+
+def _attr_bindings(cls, attr: str) -> list:
+    """Values assigned to `self.attr` in any method of the class (this file's class only)."""
+    values = []
+    for infos in cls.methods.values():
+        for info in infos:
+            for st in _statements(info.node.body):
+                if type(st) is ast.Assign:
+                    values.extend(st.value for t in st.targets if type(t) is ast.Attribute
+                                  and t.attr == attr and type(t.value) is ast.Name and t.value.id == "self")
+    return values
+
+
+def _every_binding(ctx, node, test, cache_key: str) -> bool:
+    """`node` is a name or `self.attr` whose every binding in its scope passes `test`
+    (at least one binding); cached per scope and name."""
+    cache = ctx.analyzer.__dict__.setdefault("_binding_cache", {})
+    if type(node) is ast.Name:
+        frame = _function_of(ctx)
+        if frame is None:
+            return False
+        key = (cache_key, id(frame.node), node.id)
+        if key not in cache:
+            values = _bindings(frame.node, node.id)
+            cache[key] = bool(values) and all(test(ctx, v) for v in values)
+        return cache[key]
+    if type(node) is ast.Attribute and type(node.value) is ast.Name and node.value.id == "self":
+        cls = _class_of(ctx.frame)
+        if cls is None:
+            return False
+        key = (cache_key, id(cls), node.attr)
+        if key not in cache:
+            values = _attr_bindings(cls, node.attr)
+            cache[key] = bool(values) and all(test(ctx, v) for v in values)
+        return cache[key]
+    return False
+
+
+def _builds_sequence(ctx, value) -> bool:
+    t = type(value)
+    if t in (ast.List, ast.Tuple, ast.ListComp):
+        return True
+    if t is ast.BinOp and type(value.op) is ast.Add:
+        return _builds_sequence(ctx, value.left) and _builds_sequence(ctx, value.right)
+    return t is ast.Call and ctx.analyzer.qualname(value.func) in SEQUENCE_TYPES
+
+
+_SEQUENCE_ANNOTATIONS = frozenset({"list", "List", "tuple", "Tuple", "Sequence", "ModuleList",
+                                   "Sequential", "ParameterList"})
+
+
+def _sequence_parameter(ctx, node) -> bool:
+    """A parameter annotated as a list, tuple or `ModuleList` (`feats: List[Tensor]`) and never
+    re-bound in its function."""
+    frame = _function_of(ctx)
+    if type(node) is not ast.Name or frame is None:
+        return False
+    args = frame.node.args
+    for a in args.posonlyargs + args.args + args.kwonlyargs:
+        if a.arg == node.id and a.annotation is not None:
+            ann = a.annotation
+            while type(ann) is ast.Subscript:      # Optional[List[...]] is not certain; List[...] is
+                ann = ann.value
+            head = ann.attr if type(ann) is ast.Attribute else getattr(ann, "id", None)
+            if head not in _SEQUENCE_ANNOTATIONS:
+                return False
+            return not any(_binds_here(st, node.id) for st in _statements(frame.node.body))
+    return False
+
+
+@predicate()
+def python_sequence(ctx, node):
+    """A Python list or tuple, or a `ModuleList`/`Sequential`/`ParameterList`, never a tensor: a literal or list comprehension, a local name that every assignment in its function builds as one, a parameter annotated as one (`feats: List[Tensor]`) and never re-bound, or `self.attr` that every assignment in the class builds as one (`self.experts = nn.ModuleList(...)`). Indexing one with a tensor turns the tensor into a Python int (`operator.index`)."""
+    return _builds_sequence(ctx, node) or _every_binding(ctx, node, _builds_sequence, "sequence") \
+        or _sequence_parameter(ctx, node)
+
+
+_HOST_COPY_CHAIN = frozenset({"detach", "float", "double", "half", "long", "int", "bool", "clone",
+                              "contiguous", "flatten", "view", "reshape", "squeeze", "unsqueeze"})
+
+
+@predicate()
+def cpu_device(ctx, node):
+    """The literal device `"cpu"` (or `"cpu:0"`), or `torch.device("cpu")`."""
+    if type(node) is ast.Call and ctx.analyzer.qualname(node.func) == "torch.device" and node.args:
+        node = node.args[0]
+    return type(node) is ast.Constant and type(node.value) is str and node.value.split(":")[0] == "cpu"
+
+
+def _is_host_copy(ctx, node) -> bool:
+    while type(node) is ast.Call and type(node.func) is ast.Attribute:
+        if _torch_name(ctx, node.func) in HOST_FACTORIES:
+            return not any(k.arg == "device" for k in node.keywords)
+        attr = node.func.attr
+        if attr in ("cpu", "numpy") or (attr == "to" and any(
+                cpu_device(ctx, a) for a in [*node.args[:1], *(k.value for k in node.keywords if k.arg == "device")])):
+            return True
+        if attr not in _HOST_COPY_CHAIN:
+            return False
+        node = node.func.value
+    return False
+
+
+@predicate()
+def host_copy(ctx, node):
+    """A tensor already copied to the host: `t.cpu()`, `t.to("cpu")`, `t.numpy()`, followed by casts or views (`t.cpu().float()`), or a local name every assignment of which is one. (Flagging the first copy is enough.)"""
+    return _is_host_copy(ctx, node) or _every_binding(ctx, node, _is_host_copy, "host_copy")
+
+
+@predicate()
+def read_on_host_next(ctx, node):
+    """The matched value goes, through casts and copies only, straight into `.item()` or `.tolist()` (`t.cpu().item()`, `t.detach().cpu().bool().tolist()`): that read is reported by its own rule."""
+    cur = node
+    for anc in reversed(ctx.analyzer.stack):
+        if anc is node:
+            continue
+        f = getattr(anc, "func", None)
+        if type(anc) is not ast.Call or type(f) is not ast.Attribute or f.value is not cur:
+            return False
+        if f.attr in ("item", "tolist"):
+            return True
+        if f.attr not in _HOST_COPY_CHAIN and f.attr not in ("cpu", "numpy", "to"):
+            return False
+        cur = anc
+    return False
+
+
+@predicate()
+def argument_of_dynamic_op(ctx, node):
+    """The matched value is passed straight to a data-dependent op (`torch.unique(x.cpu())`, `nonzero`, `bincount`, NMS...): the op's own rule reports that line, and moving such an op to the CPU is the usual deliberate fallback."""
+    for anc in reversed(ctx.analyzer.stack):
+        if anc is node:
+            continue
+        if type(anc) is not ast.Call or not any(a is node for a in anc.args):
+            return False
+        f = anc.func
+        last = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else None
+        return last in _DYNAMIC_CALLS
+    return False
+
+
+@predicate()
+def validated_distribution(ctx, node):
+    """A `torch.distributions` class (or a call of one) whose constructor validates its arguments by default (`Normal`, `Categorical`, ...; not `Independent` or `TransformedDistribution`, which have none), in a module that does not turn validation off with `Distribution.set_default_validate_args(False)`."""
+    if type(node) is ast.Call:
+        node = node.func
+    q = ctx.analyzer.qualname(node) if type(node) in (ast.Name, ast.Attribute) else None
+    if not q or not q.startswith("torch.distributions.") or q.rsplit(".", 1)[-1] not in VALIDATED_DISTRIBUTIONS:
+        return False
+    cache = ctx.analyzer.__dict__.setdefault("_binding_cache", {})
+    if "validation_off" not in cache:
+        cache["validation_off"] = any("set_default_validate_args(False)" in line for line in ctx.analyzer.lines)
+    return not cache["validation_off"]
 
 
 @predicate()

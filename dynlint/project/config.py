@@ -76,6 +76,7 @@ class Settings:
     rule_dirs: list[str] = field(default_factory=list)
     max_file_size: int = DEFAULT_MAX_BYTES
     cache_dir: str | None = None
+    output_format: str | None = None
     origins: dict[str, str] = field(default_factory=dict)  # setting -> where its value came from
     _patterns: Patterns | None = field(default=None, repr=False, compare=False)
 
@@ -199,7 +200,10 @@ def _key_line(text: str, key: str, in_pyproject: bool) -> int | None:
 _LIST_KEYS = {"select", "extend-select", "ignore", "exclude", "extend-exclude", "rule-dirs"}
 _BOOL_KEYS = {"respect-gitignore", "force-exclude"}
 _MAP_KEYS = {"per-file-ignores", "extend-per-file-ignores"}
-KNOWN_KEYS = _LIST_KEYS | _BOOL_KEYS | _MAP_KEYS | {"max-file-size", "cache-dir"}
+KNOWN_KEYS = _LIST_KEYS | _BOOL_KEYS | _MAP_KEYS | {"max-file-size", "cache-dir", "output-format"}
+# `dynlint check --output-format` values (report/formats.py renders them); `text` = concise.
+OUTPUT_FORMATS = ("full", "concise", "text", "json", "json-lines", "sarif", "github", "gitlab",
+                  "junit", "pylint")
 
 
 def apply_table(s: Settings, table: dict, base: Path, origin_of, section: str = "") -> None:
@@ -248,6 +252,10 @@ def apply_table(s: Settings, table: dict, base: Path, origin_of, section: str = 
             if not isinstance(value, str):
                 fail(raw_key, "must be a string")
             s.cache_dir = str(base / value)
+        elif key == "output-format":
+            if value not in OUTPUT_FORMATS:
+                fail(raw_key, f"must be one of {', '.join(OUTPUT_FORMATS)}")
+            s.output_format = value
         s._patterns = None
 
 
