@@ -1,0 +1,70 @@
+"""Predicates about the *value* an expression has, for fix templates that are only equal
+when a value is a plain number or a 0-d tensor (a masked write `x[m] = v`, an `arange`
+started at a tensor). Registered in the same table as `predicates.py`; kept apart because
+they reason about values, not about where code sits."""
+from __future__ import annotations
+
+import ast
+
+from ..analysis.kinds import PROBABLE, level
+from .predicates import predicate
+
+# Calls and attributes that give a Python number whatever their (number) arguments.
+_NUMBER_CALLS = frozenset({"float", "int", "abs", "round"})
+_NUMBER_CONSTANTS = frozenset({"math.inf", "math.pi", "math.e", "math.nan", "math.tau",
+                               "numpy.inf", "numpy.nan", "numpy.pi"})
+_INFO_FIELDS = frozenset({"min", "max", "eps", "tiny", "smallest_normal"})
+# Tensor methods that reduce every dimension when called with no argument: a 0-d tensor.
+_FULL_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "amax", "amin", "prod", "norm",
+                              "nansum", "nanmean", "std", "var",
+                              "count_nonzero", "any", "all", "median", "nanmedian"})
+
+
+def _qualname(ctx, node) -> str | None:
+    if type(node) not in (ast.Name, ast.Attribute):
+        return None
+    return ctx.analyzer.qualname(node)
+
+
+@predicate()
+def number(ctx, node):
+    """A Python number, not a tensor: a numeric literal (possibly negated), `float("-inf")`, `math.inf`, `torch.finfo(x.dtype).min`, `torch.iinfo(...).max`, `t.item()`, or arithmetic of those. A masked write of a number is a `masked_fill_`."""
+    t = type(node)
+    if t is ast.Constant:
+        return isinstance(node.value, (int, float)) and not isinstance(node.value, complex)
+    if t is ast.UnaryOp and type(node.op) in (ast.USub, ast.UAdd):
+        return number(ctx, node.operand)
+    if t is ast.BinOp and type(node.op) is not ast.MatMult:
+        return number(ctx, node.left) and number(ctx, node.right)
+    if t is ast.Attribute:
+        if node.attr in _INFO_FIELDS and type(node.value) is ast.Call and \
+                _qualname(ctx, node.value.func) in ("torch.finfo", "torch.iinfo"):
+            return True
+        return _qualname(ctx, node) in _NUMBER_CONSTANTS
+    if t is ast.Call and not node.keywords:
+        f = node.func
+        if type(f) is ast.Name and f.id in _NUMBER_CALLS and len(node.args) == 1 and \
+                ctx.analyzer.qualname(f) in (None, f.id):
+            arg = node.args[0]
+            return (type(arg) is ast.Constant and isinstance(arg.value, str)) or number(ctx, arg)
+        return type(f) is ast.Attribute and f.attr == "item" and not node.args
+    if t is ast.Name:
+        return _qualname(ctx, node) in _NUMBER_CONSTANTS
+    return False
+
+
+@predicate()
+def zero_dim(ctx, node):
+    """A 0-d tensor: a full reduction with no `dim` (`t.sum()`, `t.max()`, `torch.amax(t)`) or `torch.tensor(<number>)`. It broadcasts against any shape the same way a number does."""
+    if type(node) is not ast.Call or node.keywords or any(
+            type(a) is ast.Starred for a in node.args):
+        return False
+    f = node.func
+    q = _qualname(ctx, f)
+    if q == "torch.tensor":
+        return len(node.args) == 1 and number(ctx, node.args[0])
+    if q and q.startswith("torch.") and q[6:] in _FULL_REDUCTIONS:
+        return len(node.args) == 1 and level(ctx.kind(node.args[0])) >= PROBABLE
+    return type(f) is ast.Attribute and f.attr in _FULL_REDUCTIONS and not node.args and \
+        level(ctx.kind(f.value)) >= PROBABLE
+
