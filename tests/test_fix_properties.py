@@ -69,6 +69,12 @@ CASES = {
     "mask-write-number-mask": ("x = x.clone()\n    x[m] = float('-inf')\n    return x", "leading"),
     "mask-write-0d-self-mask": ("x = x.clone()\n    x[x.isnan()] = x.sum()\n    return x", "none"),
     "mask-write-0d-mask": ("x = x.clone()\n    x[m] = x.amax()\n    return x", "leading"),
+    # DYN206: a range started at an integer tensor, shifted on the device instead.
+    "arange-from-count": ("s = m.sum()\n    return (torch.arange(s, s + 3, device=x.device), "
+                          "torch.arange(s, x.dim() + s, device=x.device, dtype=torch.long))",
+                          "free"),
+    "arange-from-argmax": ("s = x.argmax()\n    return torch.arange(s, s + 2, device=x.device)",
+                           "none"),
 }
 MEAN = {"mean-self-mask", "mean-mask", "masked_select-mean"}
 # `x[m] = v` with a 0-d tensor of another dtype raises for every input (index_put wants one
@@ -82,7 +88,13 @@ FLOATS = [-3.0, -1.5, -0.0, 0.0, 0.5, 1.0, 2.0, 7.25, math.inf, -math.inf, math.
 THRESHOLDS = [-1.0, 0.0, 0.5, 2.0]
 
 
+# DYN206 reports only in model code: a function named as a loss is model code.
+MODEL_CODE = {"arange-from-count", "arange-from-argmax"}
+
+
 def source(name):
+    if name in MODEL_CODE:
+        return HEAD.replace("def f(", "def f_loss(") + "    " + CASES[name][0] + "\n\n\nf = f_loss\n"
     return HEAD + "    " + CASES[name][0] + "\n"
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 
-from ..analysis.kinds import PROBABLE, level
+from ..analysis.kinds import BOOL, PROBABLE, level
 from .predicates import predicate
 
 # Calls and attributes that give a Python number whatever their (number) arguments.
@@ -17,7 +17,8 @@ _INFO_FIELDS = frozenset({"min", "max", "eps", "tiny", "smallest_normal"})
 # Tensor methods that reduce every dimension when called with no argument: a 0-d tensor.
 _FULL_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "amax", "amin", "prod", "norm",
                               "nansum", "nanmean", "std", "var",
-                              "count_nonzero", "any", "all", "median", "nanmedian"})
+                              "count_nonzero", "any", "all", "median", "nanmedian", "argmax",
+                              "argmin"})
 
 
 def _qualname(ctx, node) -> str | None:
@@ -68,3 +69,60 @@ def zero_dim(ctx, node):
     return type(f) is ast.Attribute and f.attr in _FULL_REDUCTIONS and not node.args and \
         level(ctx.kind(f.value)) >= PROBABLE
 
+
+
+# Reductions whose result has an integer dtype whatever the input's, or an integer dtype
+# when the input is a bool mask (`mask.sum()` is int64).
+_INTEGER_RESULTS = frozenset({"argmax", "argmin", "count_nonzero"})
+_INTEGER_CASTS = frozenset({"long", "int", "short"})
+
+
+@predicate()
+def integer_scalar(ctx, node):
+    """A tensor of one element with an integer dtype, by construction: `mask.sum()` of a bool mask, `t.count_nonzero()`, `t.argmax()`, `torch.tensor(3)`, `.long()` of such a value, or a local name assigned once from one of those. `torch.arange(s, s + n)` and `torch.arange(n) + s` then agree in dtype (int64) and values."""
+    node = _single_assignment(ctx, node) if type(node) is ast.Name else node
+    if node is None or not zero_dim(ctx, node) and not _integer_cast(ctx, node):
+        return False
+    if _integer_cast(ctx, node):
+        return integer_scalar(ctx, node.func.value)
+    f = node.func
+    q = _qualname(ctx, f)
+    if q == "torch.tensor":
+        arg = node.args[0]
+        return type(arg) is ast.Constant and type(arg.value) is int
+    name = q[6:] if q and q.startswith("torch.") else f.attr if type(f) is ast.Attribute else None
+    base = node.args[0] if q and q.startswith("torch.") else getattr(f, "value", None)
+    if name in _INTEGER_RESULTS:
+        return True
+    return name == "sum" and base is not None and bool(ctx.kind(base) & BOOL)
+
+
+def _integer_cast(ctx, node) -> bool:
+    return type(node) is ast.Call and not node.args and not node.keywords and \
+        type(node.func) is ast.Attribute and node.func.attr in _INTEGER_CASTS
+
+
+def _single_assignment(ctx, name: ast.Name):
+    """The value of the only binding of a local `name` in the function, or None."""
+    scope = ctx.frame.node
+    if scope is None:
+        return None
+    found = []
+    for n in ast.walk(scope):
+        if type(n) is ast.arg and n.arg == name.id or \
+                type(n) in (ast.Global, ast.Nonlocal) and name.id in n.names:
+            return None
+        if type(n) is ast.Name and n.id == name.id and type(n.ctx) is not ast.Load:
+            found.append(n)
+    if len(found) != 1:
+        return None
+    for n in ast.walk(scope):               # the one binding must be a plain `name = value`
+        if type(n) is ast.Assign and len(n.targets) == 1 and n.targets[0] is found[0]:
+            return n.value
+    return None
+
+
+@predicate()
+def int64_dtype(ctx, node):
+    """The dtype `torch.long` / `torch.int64` (through imports)."""
+    return _qualname(ctx, node) in ("torch.long", "torch.int64")
