@@ -55,3 +55,37 @@ def test_mask_write_fix_runs_and_keeps_values(dynlint, write, tmp_path):
     for before_fn, after_fn in [(ns_before["Head"](), ns_after["Head"]())]:
         torch.testing.assert_close(after_fn(x.clone(), valid), before_fn(x.clone(), valid),
                                    equal_nan=True)
+
+
+UNIQUE = textwrap.dedent("""\
+    import torch
+
+
+    class Pool(torch.nn.Module):
+        def forward(self, labels, feats):
+            classes, counts = torch.unique(labels, return_counts=True)
+            runs = labels.unique_consecutive()
+            inverse = torch.unique(labels, return_inverse=True)[1]
+            return classes, counts, runs, inverse, feats.sum(0)
+    """)
+
+
+def test_cpu_fallback_is_unsafe_keeps_values_and_settles(dynlint, write, tmp_path):
+    import torch
+    path = write("m.py", UNIQUE)
+    safe = dynlint("check", "--fix", "--no-cache", "m.py", cwd=tmp_path)
+    assert path.read_text() == UNIQUE and safe.stdout.count("DYN103") == 3
+    r = dynlint("check", "--fix", "--unsafe-fixes", "--no-cache", "m.py", cwd=tmp_path)
+    fixed = path.read_text()
+    assert "torch.unique(labels.cpu(), return_counts=True)" in fixed, fixed
+    assert "labels.cpu().unique_consecutive().to(labels.device)" in fixed, fixed
+    assert "DYN103" not in r.stdout, r.stdout            # host ops: outside the device graph
+    again = dynlint("check", "--fix", "--unsafe-fixes", "--no-cache", "m.py", cwd=tmp_path)
+    assert path.read_text() == fixed and "fixed" not in again.stdout
+    ns_before, ns_after = {}, {}
+    exec(UNIQUE, ns_before)
+    exec(fixed, ns_after)
+    labels = torch.tensor([3, 1, 1, 2, 3, 3, 0])
+    feats = torch.randn(7, 2)
+    for a, b in zip(ns_before["Pool"]()(labels, feats), ns_after["Pool"]()(labels, feats)):
+        assert torch.equal(a, b) and a.dtype == b.dtype and a.device == b.device

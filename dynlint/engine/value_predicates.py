@@ -126,3 +126,20 @@ def _single_assignment(ctx, name: ast.Name):
 def int64_dtype(ctx, node):
     """The dtype `torch.long` / `torch.int64` (through imports)."""
     return _qualname(ctx, node) in ("torch.long", "torch.int64")
+
+
+@predicate()
+def on_host(ctx, node):
+    """A tensor moved to the CPU right there: `t.cpu()`, `t.to("cpu")`, `t.to(device="cpu")`, `t.to(torch.device("cpu"))`. An op on it runs on the host, outside any device graph: the explicit CPU fallback."""
+    if type(node) is not ast.Call or type(node.func) is not ast.Attribute:
+        return False
+    f = node.func
+    if f.attr == "cpu":
+        return not node.args
+    if f.attr != "to":
+        return False
+    dev = node.args[0] if node.args else next(
+        (k.value for k in node.keywords if k.arg == "device"), None)
+    if type(dev) is ast.Call and _qualname(ctx, dev.func) == "torch.device" and dev.args:
+        dev = dev.args[0]
+    return type(dev) is ast.Constant and dev.value == "cpu"
