@@ -11,6 +11,7 @@ import ast
 from dataclasses import dataclass
 
 from ..analysis import kinds as K
+from ..analysis.evidence import tensor_by_evidence
 from ..analysis.kinds import BOOL, HOST, NOT, PROBABLE, TENSOR, UNKNOWN
 from .patterns import same_code
 
@@ -60,6 +61,13 @@ def tensor(ctx, node):
 def probable_tensor(ctx, node):
     """The expression is a tensor or probably one (e.g. an unannotated parameter of `forward`, a submodule's output)."""
     return K.level(ctx.kind(node)) >= PROBABLE
+
+
+@predicate()
+def tensor_operand(ctx, node):
+    """A tensor, probably one, or a name that the function's own code proves to hold one: a tensor-only method is called on it (`t.ne(pad)`, `x.view(-1)`), it is the input of a torch function (`torch.gather(a, ...)`), or, in a module that does not import numpy, it is indexed by a torch boolean mask. For fixes in unannotated functions."""
+    return K.level(ctx.kind(node)) >= PROBABLE or \
+        tensor_by_evidence(ctx.analyzer, node, ctx.frame.node if ctx.frame is not None else None)
 
 
 @predicate()
