@@ -128,8 +128,14 @@ class Facts:
             recv, args, name = self._call_parts(node)
             if recv is None:
                 return ("opaque", id(node))
-            if name == "expand_as" and len(args) == 1:
+            if name in ("expand_as", "view_as", "reshape_as") and len(args) == 1:
                 return self.root(args[0], chain, depth + 1)
+            if name in ("view", "reshape", "expand") and len(args) == 1 and not node.keywords:
+                shape_of = _shape_source(args[0])      # x.view(t.size()), x.view(t.shape)
+                if shape_of is not None:
+                    return self.root(shape_of, chain, depth + 1)
+            if name in _LIKE and self._is_torch_call(node):
+                return self.root(recv, chain, depth + 1)
             if name == "gather":
                 index = self._gather_index(node, args)
                 if index is not None:
@@ -288,6 +294,11 @@ class Facts:
             return f.value, list(node.args), f.attr
         return None, [], None
 
+    def _is_torch_call(self, node) -> bool:
+        f = node.func
+        q = self.analyzer.qualname(f) if type(f) in (ast.Name, ast.Attribute) else None
+        return bool(q and q.startswith("torch."))
+
     def _gather_index(self, node, args):
         kw = {k.arg: k.value for k in node.keywords}
         if "index" in kw:
@@ -330,6 +341,19 @@ class Facts:
             for prev in block[:i]:
                 if isinstance(prev, (ast.Assign, ast.AnnAssign, ast.Expr)):
                     yield prev, [prev] + rest[rest.index(owner):]
+
+
+_LIKE = frozenset("zeros_like ones_like full_like empty_like rand_like randn_like randint_like".split())
+
+
+def _shape_source(node):
+    """`t` for `t.size()` or `t.shape`, else None."""
+    if type(node) is ast.Attribute and node.attr == "shape":
+        return node.value
+    if type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "size" \
+            and not node.args and not node.keywords:
+        return node.func.value
+    return None
 
 
 def _operands(node):

@@ -31,7 +31,8 @@ from . import align
 from ..engine.match import char_col, segment
 from ..finding import Edit, Fix
 from ..engine.patterns import META_PREFIX, Pattern, meta_name, same_code
-from ..engine.predicates import MatchContext
+from ..engine.predicates import MatchContext, _binds
+from .splice import _top_level_names
 
 _META_RE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 _SKIP_FIELDS = frozenset({"ctx", "type_comment", "kind"})
@@ -187,11 +188,43 @@ def _build(spec, pat, flagged, target, binds, parent, field, analyzer, chain) ->
         ops = []
         _diff_block(stmts, new_body, ops)
         new_lines = source.split("\n")
-    edits = tuple(sorted(_edits(ops, lines, new_lines), key=lambda e: (e.line, e.column)))
+    edits = list(_edits(ops, lines, new_lines))
     if not edits:
         return None
+    imports = []
+    for spec_import in spec.imports:
+        where = _import_place(spec_import, analyzer, chain)
+        if where == "module":
+            imports.append(spec_import)
+        elif where is not None:
+            edits.append(where)
+    edits = tuple(sorted(edits, key=lambda e: (e.line, e.column)))
     return Fix(spec.applicability, _describe(spec.description, binds, lines), edits,
-               tuple(spec.imports))
+               tuple(imports))
+
+
+def _import_place(spec: str, analyzer, chain):
+    """Where a fix's import goes: "module" (after the module's imports), None (the name is
+    already bound where the fix is), or an edit putting it first in the enclosing function,
+    for a module that imports torch only inside functions, on purpose (lazily)."""
+    if spec.startswith(("from ", "optional ")) or not analyzer.tree:
+        return "module"
+    name = spec.removeprefix("import ").strip().split(".")[0]
+    if name in _top_level_names(analyzer.tree):
+        return "module"                      # already there: nothing is added
+    functions = [a for a in chain if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    if any(_binds(s, name) for f in functions for s in f.body):
+        return None
+    lazy = any(type(n) in (ast.Import, ast.ImportFrom) and _binds(n, name)
+               for n in ast.walk(analyzer.tree))
+    if not lazy or not functions:
+        return "module"
+    body = functions[0].body
+    first = body[1] if len(body) > 1 and type(body[0]) is ast.Expr and \
+        type(body[0].value) is ast.Constant and isinstance(body[0].value.value, str) else body[0]
+    indent = _indent(first, analyzer.lines)
+    line, col = _start(first, analyzer.lines)
+    return Edit(line, col, line, col, f"{spec if spec.startswith('import ') else 'import ' + spec}\n{indent}")
 
 
 def _contains(outer, inner) -> bool:
