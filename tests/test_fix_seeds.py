@@ -187,10 +187,9 @@ def test_cpu_fallback_for_unique(tmp_path, dynlint):
     path = tmp_path / "m.py"
     path.write_text(source)
     r = dynlint("check", "--fix", "--no-cache", path, cwd=tmp_path)
-    assert path.read_text() == source and r.returncode == 1    # display-only: not by default
-    # Still reported afterwards: unique still runs, on the host now.
-    before, after, text = fixed_copy(tmp_path, dynlint, source, "--apply-display-only",
-                                     remaining=1)
+    assert path.read_text() == source and r.returncode == 1    # unsafe: not by default
+    # Not reported afterwards: an op on `x.cpu()` runs on the host, outside the device graph.
+    before, after, text = fixed_copy(tmp_path, dynlint, source, "--unsafe-fixes")
     assert "torch.unique(x.cpu()).to(x.device)" in text
     x = torch.tensor([3, 1, 3, 2])
     assert torch.equal(after.M()(x), before.M()(x))

@@ -16,6 +16,7 @@ import yaml
 
 from .patterns import Pattern, PatternError, compile_pattern
 from .predicates import REGISTRY
+from . import value_predicates  # noqa: F401 - registers its predicates in REGISTRY
 
 CODE_RE = re.compile(r"^[A-Z]{2,}[0-9]{3}$")
 NAME_RE = re.compile(r"^[a-z][a-z0-9-]*$")
@@ -91,6 +92,7 @@ class Rule:
     examples: dict = field(default_factory=dict)
     path: str = ""
     builtin: str = ""
+    targets: tuple[str, ...] = ()       # on by default for these targets too (`target = ["hpu"]`)
 
     def needed_roles(self) -> frozenset:
         """Function roles where this rule can match, read from its `when` conditions."""
@@ -141,7 +143,8 @@ def _line(mapping, key=None):
 
 # -- parsing ----------------------------------------------------------------------------------
 _TOP_FIELDS = {"code", "name", "severity", "default", "summary", "why", "message", "match",
-               "fixes", "examples", "example", "alternative", "requires_text", "aten", "builtin"}
+               "fixes", "examples", "example", "alternative", "requires_text", "aten", "builtin",
+               "targets"}
 # Checks the engine implements itself (no patterns): a rule file names one with `builtin:`.
 BUILTINS = ("unused-noqa",)
 # Without a `severity`, a rule takes its family's: DYN1xx data-dependent shapes are errors,
@@ -214,7 +217,7 @@ def _parse_rule(path, d) -> Rule:
         alternative=d.get("alternative", "").rstrip(),
         requires_text=tuple(_str_list(path, d, "requires_text")),
         aten=tuple(_str_list(path, d, "aten")), examples=examples, path=str(path),
-        builtin=builtin,
+        builtin=builtin, targets=tuple(t.lower() for t in _str_list(path, d, "targets")),
     )
     _check_message(path, rule, d)
     return rule
