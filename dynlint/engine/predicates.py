@@ -11,6 +11,8 @@ import ast
 from dataclasses import dataclass
 
 from ..analysis import kinds as K
+from ..analysis.evidence import tensor_by_evidence
+from ..analysis.tensor_api import TENSOR_NAMES
 from ..analysis.kinds import BOOL, HOST, NOT, PROBABLE, TENSOR, UNKNOWN
 from .patterns import same_code
 
@@ -60,6 +62,24 @@ def tensor(ctx, node):
 def probable_tensor(ctx, node):
     """The expression is a tensor or probably one (e.g. an unannotated parameter of `forward`, a submodule's output)."""
     return K.level(ctx.kind(node)) >= PROBABLE
+
+
+@predicate()
+def tensor_operand(ctx, node):
+    """A tensor, probably one, or a name that the function's own code proves to hold one: a tensor-only method is called on it (`t.ne(pad)`, `x.view(-1)`), it is the input of a torch function (`torch.gather(a, ...)`), or, in a module that does not import numpy, it is indexed by a torch boolean mask. For fixes in unannotated functions."""
+    if K.level(ctx.kind(node)) >= PROBABLE:
+        return True
+    t = type(node)
+    if t is ast.Compare:             # `x > 0`, `t != pad` of such a name is a tensor too
+        return any(tensor_operand(ctx, o) for o in [node.left, *node.comparators])
+    if t is ast.BinOp:
+        return tensor_operand(ctx, node.left) or tensor_operand(ctx, node.right)
+    if t is ast.UnaryOp and type(node.op) is not ast.Not:
+        return tensor_operand(ctx, node.operand)
+    if t is ast.Call and type(node.func) is ast.Attribute and node.func.attr in TENSOR_NAMES \
+            and node.func.attr not in K.NOT_TENSOR_METHODS and node.func.attr not in K.HOST_METHODS:
+        return tensor_operand(ctx, node.func.value)
+    return tensor_by_evidence(ctx.analyzer, node, ctx.frame.node if ctx.frame is not None else None)
 
 
 @predicate()
