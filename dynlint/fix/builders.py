@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import re
 
-from ..engine.match import char_col, segment
+from ..engine.spans import char_col, segment
 
 CHECK_EVERY = 8          # steps between two reads of a device-side loop condition
 _CAT = frozenset({"torch.cat", "torch.concat", "torch.concatenate"})
