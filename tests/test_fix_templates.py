@@ -155,3 +155,49 @@ def test_every_builder_named_by_a_rule_exists():
     from dynlint.fix.builders import BUILDERS
     named = {f.build for r in load_rules() for f in r.fixes if f.build}
     assert named and named <= set(BUILDERS), named - set(BUILDERS)
+
+
+STRETCH = textwrap.dedent("""\
+    import torch
+
+
+    class Loss(torch.nn.Module):
+        def forward(self, lprobs, target):
+            nll = -lprobs.gather(-1, target.unsqueeze(-1)).squeeze(-1)
+            picked = nll[target.ne(0)]
+            total = picked.sum()
+            mean = picked.mean()       # the padded positions must not count
+            pos = torch.where(nll > 1.0)
+            return total, mean, nll[pos].sum()
+
+
+    class Kept(torch.nn.Module):
+        def forward(self, x):
+            y = x[x > 0]
+            s = y.mean()
+            return s, y                # y is read after the stretch: left alone
+    """)
+
+
+def test_stretch_fixes_follow_every_use(dynlint, write, tmp_path):
+    import torch
+    path = write("m.py", STRETCH)
+    r = dynlint("check", "--fix", "--no-cache", "m.py", cwd=tmp_path)
+    fixed = path.read_text()
+    ast.parse(fixed)
+    loss = fixed.split("class Kept")[0]
+    assert "picked" not in loss and "torch.where(nll > 1.0)" not in loss, loss
+    assert not [line for line in r.stdout.splitlines() if line.startswith("m.py:") and
+                int(line.split(":")[1]) < 14], r.stdout     # nothing left in Loss
+    assert "y = x[x > 0]" in fixed                   # not every use accounted for
+    again = dynlint("check", "--fix", "--no-cache", "m.py", cwd=tmp_path)
+    assert path.read_text() == fixed and "fixed" not in again.stdout
+    ns_before, ns_after = {}, {}
+    exec(STRETCH, ns_before)
+    exec(fixed, ns_after)
+    g = torch.Generator().manual_seed(1)
+    lprobs = torch.randn(4, 6, 5, generator=g).log_softmax(-1)
+    target = torch.randint(0, 5, (4, 6), generator=g)
+    target[0] = 0                                    # a row of padding
+    for a, b in zip(ns_before["Loss"]()(lprobs, target), ns_after["Loss"]()(lprobs, target)):
+        torch.testing.assert_close(b, a)

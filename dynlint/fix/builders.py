@@ -13,6 +13,7 @@ import ast
 import re
 
 from ..engine.spans import char_col, segment
+from . import stretch
 
 CHECK_EVERY = 8          # steps between two reads of a device-side loop condition
 _CAT = frozenset({"torch.cat", "torch.concat", "torch.concatenate"})
@@ -22,11 +23,11 @@ class NoFix(ValueError):
     """The loop is not one this builder rewrites (suggest.py tries the next fix)."""
 
 
-def build_statements(name, stmts, binds, analyzer, indent, flagged) -> str:
+def build_statements(name, stmts, binds, analyzer, indent, flagged, facts=None) -> str:
     builder = BUILDERS.get(name)
-    if builder is None or len(stmts) != 1:
-        raise NoFix(f"no builder {name!r} for {len(stmts)} statements")
-    out = builder(stmts[0], analyzer, flagged)
+    if builder is None:
+        raise NoFix(f"no builder {name!r}")
+    out = builder(stmts, analyzer, flagged, facts)
     text = "\n".join(out)
     if not text.startswith(indent):
         raise NoFix("the loop does not start its line")
@@ -34,6 +35,12 @@ def build_statements(name, stmts, binds, analyzer, indent, flagged) -> str:
 
 
 # -- helpers ---------------------------------------------------------------------------------
+def _single(stmts):
+    if len(stmts) != 1:
+        raise NoFix("one loop statement expected")
+    return stmts[0]
+
+
 def _lines_of(node, lines) -> list[str]:
     return lines[node.lineno - 1:node.end_lineno]
 
@@ -57,12 +64,12 @@ def _indent_of(node, lines) -> str:
 
 
 # -- a tensor grown by torch.cat in a counted loop --------------------------------------------
-def preallocate_grown_tensor(loop, analyzer, flagged) -> list[str]:
+def preallocate_grown_tensor(stmts, analyzer, flagged, facts=None) -> list[str]:
     """`for i in range(n): ...; x = torch.cat([x, y], dim=d)` becomes a buffer of the final
     size allocated before the loop, written with `index_copy_` at a position tensor that
     advances each step: one shape for every step. Each step must add a slice of width 1
     along `d` (a generated token); the body now sees the full-size buffer."""
-    lines = analyzer.lines
+    lines, loop = analyzer.lines, _single(stmts)
     if type(loop) is not ast.For or loop.orelse or type(loop.iter) is not ast.Call:
         raise NoFix("not a counted for-loop")
     rng = loop.iter
@@ -127,12 +134,12 @@ def _int_literal(node):
 
 
 # -- a loop that reads a device value every step ----------------------------------------------
-def check_every_n_steps(loop, analyzer, flagged) -> list[str]:
+def check_every_n_steps(stmts, analyzer, flagged, facts=None) -> list[str]:
     """`while cond_on_device:` reads the device every step (a sync, and a graph cut).
     Reading it every N steps keeps N steps in flight; the body then runs up to N - 1 extra
     steps after the condition turns false, which it must tolerate (finished sequences
     padded, as generation loops do)."""
-    lines = analyzer.lines
+    lines, loop = analyzer.lines, _single(stmts)
     if type(loop) is not ast.While or loop.orelse or not _contains(loop.test, flagged):
         raise NoFix("the flagged condition is not this while loop's")
     test = loop.test
@@ -158,5 +165,17 @@ def check_every_n_steps(loop, analyzer, flagged) -> list[str]:
     return [f"{ind}{step} = 0", *header, *lines[test.end_lineno:loop.end_lineno]]
 
 
+def _inline_selection(stmts, analyzer, flagged, facts=None):
+    return stretch.inline_selection(stmts, analyzer, flagged)
+
+
+def _inline_where_index(stmts, analyzer, flagged, facts=None):
+    if facts is None:
+        raise NoFix("no shape facts")
+    return stretch.inline_where_index(stmts, analyzer, flagged, facts.get())
+
+
 BUILDERS = {"preallocate_grown_tensor": preallocate_grown_tensor,
-            "check_every_n_steps": check_every_n_steps}
+            "check_every_n_steps": check_every_n_steps,
+            "inline_selection": _inline_selection,
+            "inline_where_index": _inline_where_index}

@@ -187,7 +187,7 @@ def _build(spec, pat, flagged, target, binds, parent, field, analyzer, chain) ->
         if spec.build:             # named Python code writes what a template cannot
             from .builders import build_statements
             text = indent + build_statements(spec.build, stmts, binds, analyzer, indent,
-                                             flagged)
+                                             flagged, facts)
         else:
             text = indent + _render(spec.replace, binds, lines, indent, facts)
         source = "if 1:\n" + text if indent else text
