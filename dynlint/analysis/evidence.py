@@ -79,7 +79,7 @@ def _scan(analyzer, function, name: str) -> bool:
 def _tensor_argument(qualname: str, call: ast.Call, name: str) -> bool:
     fn = qualname.rsplit(".", 1)[1]
     if qualname.count(".") == 1 or qualname.startswith("torch.nn.functional."):
-        if fn not in _NOT_TENSOR_INPUT and call.args and _is(call.args[0], name):
+        if fn not in _NOT_TENSOR_INPUT and call.args and _is_or_of(call.args[0], name):
             return True
     pos, kw = _TENSOR_ARGS.get(fn, (None, None))
     if pos is not None and len(call.args) > pos and _is(call.args[pos], name):
@@ -89,6 +89,25 @@ def _tensor_argument(qualname: str, call: ast.Call, name: str) -> bool:
 
 def _is(node, name: str) -> bool:
     return type(node) is ast.Name and node.id == name
+
+
+def _is_or_of(node, name: str) -> bool:
+    """The name, or a comparison or arithmetic of it with constants (`c != -1`): numpy would
+    hand a numpy array on, which torch functions refuse as much as the name itself."""
+    t = type(node)
+    if t is ast.Compare and len(node.ops) == 1:
+        ops = [node.left, node.comparators[0]]
+    elif t is ast.BinOp:
+        ops = [node.left, node.right]
+    elif t is ast.UnaryOp:
+        ops = [node.operand]
+    else:
+        return _is(node, name)
+    return any(_is_or_of(o, name) for o in ops) and all(_is_or_of(o, name) or _constant(o) for o in ops)
+
+
+def _constant(node) -> bool:
+    return type(node) is ast.Constant or type(node) is ast.UnaryOp and _constant(node.operand)
 
 
 def _mentions(call, name: str) -> bool:

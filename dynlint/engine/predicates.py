@@ -83,6 +83,19 @@ def tensor_operand(ctx, node):
 
 
 @predicate()
+def boolean_expression(ctx, node):
+    """A comparison (`c != -1`), or `~`/`&`/`|`/`^` of such expressions, or a boolean mask: a value of bool dtype whatever its operands are."""
+    t = type(node)
+    if t is ast.Compare:
+        return all(type(o) in _COMPARE_OPS for o in node.ops)
+    if t is ast.UnaryOp and type(node.op) is ast.Invert:
+        return boolean_expression(ctx, node.operand)
+    if t is ast.BinOp and type(node.op) in (ast.BitAnd, ast.BitOr, ast.BitXor):
+        return boolean_expression(ctx, node.left) and boolean_expression(ctx, node.right)
+    return bool_mask(ctx, node)
+
+
+@predicate()
 def possible_tensor(ctx, node):
     """Nothing shows that the expression is *not* a tensor (it is not a literal, a shape, a numpy array, a Python number...)."""
     return K.level(ctx.kind(node)) >= UNKNOWN
