@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 torch = pytest.importorskip("torch")
+from _detection_run import run_in_copy  # noqa: E402
 
 GUIDE_SHAPE = textwrap.dedent("""\
     import torch
@@ -106,32 +107,6 @@ def test_guide_shape_split_runs_without_gaudi_and_calls_the_real_mark_step(tmp_p
     assert on_gaudi["outs"] == before["outs"] and len(on_gaudi["calls"]) == 4
 
 
-RUN_DETECTION = textwrap.dedent("""\
-    import json, sys
-    import torch
-    import torchvision
-    from torchvision.models import detection
-    assert torchvision.__file__.startswith(sys.argv[1]), torchvision.__file__
-    out = {}
-    for name, kw in [("fasterrcnn_resnet50_fpn", dict(min_size=64, max_size=96)),
-                     ("ssd300_vgg16", {})]:
-        torch.manual_seed(0)
-        model = getattr(detection, name)(weights=None, weights_backbone=None, num_classes=3, **kw)
-        images = [torch.rand(3, 64, 80), torch.rand(3, 72, 64)]
-        targets = [{"boxes": torch.tensor([[4.0, 5.0, 40.0, 50.0]]), "labels": torch.tensor([1])},
-                   {"boxes": torch.zeros(0, 4), "labels": torch.zeros(0, dtype=torch.int64)}]
-        model.train()
-        losses = model(images, targets)
-        model.eval()
-        with torch.no_grad():
-            dets = model(images)
-        out[name] = {"losses": {k: float(v) for k, v in losses.items()},
-                     "boxes": [d["boxes"].sum().item() for d in dets],
-                     "n": [len(d["boxes"]) for d in dets]}
-    print(json.dumps(out))
-    """)
-
-
 @pytest.mark.skipif(importlib.util.find_spec("habana_frameworks") is not None,
                     reason="Gaudi software is installed here")
 def test_split_torchvision_detection_runs_unchanged_without_gaudi(tmp_path, dynlint):
@@ -148,11 +123,5 @@ def test_split_torchvision_detection_runs_unchanged_without_gaudi(tmp_path, dynl
             assert "fixed" in r.stdout, r.stdout[-2000:]
             rpn = (site / "torchvision/models/detection/rpn.py").read_text()
             assert "mark_step()" in rpn and "from habana_frameworks.torch.core import" in rpn
-        script = tmp_path / "run_detection.py"
-        script.write_text(RUN_DETECTION)
-        env = dict(os.environ, PYTHONPATH=str(site))
-        done = subprocess.run([sys.executable, str(script), str(site)], env=env, cwd=tmp_path,
-                              capture_output=True, text=True, timeout=1800)
-        assert done.returncode == 0, done.stderr[-3000:]
-        runs[label] = json.loads(done.stdout.strip().splitlines()[-1])
+        runs[label] = run_in_copy(site, ["fasterrcnn_resnet50_fpn", "ssd300_vgg16"], tmp_path)
     assert runs["split"] == runs["original"]

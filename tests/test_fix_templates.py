@@ -124,7 +124,7 @@ def test_display_only_rewrites_are_shown_and_apply_cleanly(dynlint, write, tmp_p
     assert "(step2 := step2 + 1) % 8 != 1 or unfinished.max() > 0" in shown.stdout, shown.stdout
     assert "tokens.index_copy_(-1, tokens_pos, nxt)" in shown.stdout, shown.stdout
     assert "always keep the full mask" in shown.stdout
-    safe = dynlint("check", "--fix", "--unsafe-fixes", "--no-cache", "m.py", cwd=tmp_path)
+    dynlint("check", "--fix", "--unsafe-fixes", "--no-cache", "m.py", cwd=tmp_path)
     assert path.read_text() == LOOPS, "display-only suggestions applied without being asked"
     diff = dynlint("check", "--diff", "--apply-display-only", "--no-cache", "m.py", cwd=tmp_path)
     assert diff.returncode == 1 and "+        tokens_pos += 1" in diff.stdout, diff.stdout
