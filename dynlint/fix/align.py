@@ -183,6 +183,9 @@ class Facts:
                     return got
             return (self._find(self.root(node, chain)), 0)
         if t is ast.Subscript:
+            base_kind = self.analyzer.kind(node.value)
+            if K.level(base_kind) < K.PROBABLE or base_kind & (K.HOLDS | K.SHAPE):
+                return None               # `pair[1]` may pick an item of a tuple
             items = node.slice.elts if type(node.slice) is ast.Tuple else [node.slice]
             if all(type(i) is ast.Slice or type(i) is ast.Constant and
                    (i.value is None or i.value is Ellipsis or type(i.value) is int) for i in items) \
