@@ -69,17 +69,10 @@ class Facts:
     def reaching(self, name: str, chain):
         """What `name` holds at `chain[0]`: ("value", expr, chain of expr), ("stmt", stmt)
         for a compound statement that binds it, ("param", function), or None."""
-        for k, node in enumerate(chain):
-            if isinstance(node, _DEFS):
-                return ("param", node) if not isinstance(node, ast.ClassDef) else None
-            if not isinstance(node, ast.stmt):
-                continue
-            rest = chain[k + 1:]
-            owner = owner_of(node, rest)
-            block = block_of(owner, node) if owner is not None else None
-            if block is None:
-                return None
-            i = next(j for j, s in enumerate(block) if s is node)
+        for level in _levels(chain):
+            if not isinstance(level, tuple):
+                return ("param", level) if isinstance(level, _DEFS[:3]) else None
+            block, i, rest, owner = level
             for prev in reversed(block[:i]):
                 if not _binds(prev, name) and not (isinstance(prev, _DEFS[:2]) and prev.name == name):
                     continue
@@ -330,17 +323,10 @@ class Facts:
 
     def _dominating(self, chain):
         """Simple statements that run before `chain[0]` whenever it runs, with their chains."""
-        for k, node in enumerate(chain):
-            if isinstance(node, _DEFS):
+        for level in _levels(chain):
+            if not isinstance(level, tuple):
                 return
-            if not isinstance(node, ast.stmt):
-                continue
-            rest = chain[k + 1:]
-            owner = owner_of(node, rest)
-            block = block_of(owner, node) if owner is not None else None
-            if block is None:
-                return
-            i = next(j for j, s in enumerate(block) if s is node)
+            block, i, rest, owner = level
             for prev in block[:i]:
                 if isinstance(prev, (ast.Assign, ast.AnnAssign, ast.Expr)):
                     yield prev, [prev] + rest[rest.index(owner):]
@@ -357,6 +343,26 @@ def _shape_source(node):
             and not node.args and not node.keywords:
         return node.func.value
     return None
+
+
+def _levels(chain):
+    """For each statement of `chain` up to the function: (its block, its index there, the
+    ancestors above it, the block's owner); last, the function (or None if the chain ends
+    without one)."""
+    for k, node in enumerate(chain):
+        if isinstance(node, _DEFS):
+            yield node
+            return
+        if not isinstance(node, ast.stmt):
+            continue
+        rest = chain[k + 1:]
+        owner = owner_of(node, rest)
+        block = block_of(owner, node) if owner is not None else None
+        if block is None:
+            yield None
+            return
+        yield block, next(j for j, s in enumerate(block) if s is node), rest, owner
+    yield None
 
 
 def _operands(node):
