@@ -206,7 +206,11 @@ class Facts:
                     if len(args) == 1 and _int(args[0]) is not None and _int(args[0]) >= 0:
                         return None, _int(args[0]) + 1
                     return None
-                if name == "unsqueeze" and len(args) == 1:
+                if name in ("repeat", "expand") and args and not kw and \
+                        all(type(a) is not ast.Starred and self._scalar(a) for a in args) and \
+                        not (len(args) == 1 and type(args[0]) in (ast.Tuple, ast.List)):
+                    return None, len(args)     # as many dimensions as sizes given
+                if name == "unsqueeze" and (len(args) == 1) != ("dim" in kw) and len(args) <= 1:
                     base = self.rank(recv, chain, depth + 1)
                     return None if base is None else (base[0], base[1] + 1)
                 if name in _REDUCTIONS:
