@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 
 from . import kinds as K
+from .annotations import annotation_kind
 from .kinds import BOOL, HOST, NOT, TENSOR
 
 
@@ -73,7 +74,6 @@ class LocalCalls:
             return None
         ann = info.node.returns
         if ann is not None:
-            from .walker import annotation_kind
             k = annotation_kind(ann)
             if K.level(k) == TENSOR:
                 return k

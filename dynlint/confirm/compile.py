@@ -17,7 +17,7 @@ from contextlib import contextmanager
 
 import torch
 
-from .backends import Backend
+from .backend_base import Backend
 from .replay import ModuleReplay, error_text, pass_inputs
 from .tracker import CallRecord, Detector, class_name
 from .values import signature

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .backends import Backend
+from .backend_base import Backend
 from .tracker import Detector, Frame
 
 

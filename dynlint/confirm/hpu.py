@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from .backends import Backend
+from .backend_base import Backend
 from .findings import ConfirmError
 from .tracker import Detector, Frame
 

@@ -20,6 +20,7 @@ from typing import Any
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
+from .findings import display_path
 from .values import op_signature
 
 SHAPE, SYNC, OBSERVED = "dynamic-shape", "host-sync", "observed-dynamic"
@@ -241,3 +242,22 @@ class Observer(TorchDispatchMode):
 
     def discard(self) -> None:
         self.pending = None
+
+
+def user_frame(exc: BaseException, locator=None) -> str:
+    """'file.py:LINE in function' of the innermost traceback frame in user code (not torch,
+    not dynlint, not the stdlib); the innermost frame of all when none is."""
+    locator = locator or SourceLocator()
+    last = None
+    best = None
+    tb = exc.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        last = (code.co_filename, tb.tb_lineno, code.co_name)
+        if locator.user_path(code.co_filename) is not None:
+            best = last
+        tb = tb.tb_next
+    where = best or last
+    if where is None:
+        return ""
+    return f"{display_path(where[0])}:{where[1]} in {where[2]}"

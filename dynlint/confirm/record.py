@@ -12,6 +12,7 @@ from typing import Any
 import torch
 
 from .findings import ConfirmError
+from .observe import user_frame
 from .replay import Capture
 from .values import nbytes, signature, snapshot, tensors_in
 
@@ -163,26 +164,6 @@ def iterate_batches(batches: Iterable, steps: int):
         step += 1
 
 
-def user_frame(exc: BaseException, locator=None) -> str:
-    """'file.py:LINE in function' of the innermost traceback frame in user code (not torch,
-    not dynlint, not the stdlib); the innermost frame of all when none is."""
-    from .findings import display_path
-    from .observe import SourceLocator
-
-    locator = locator or SourceLocator()
-    last = None
-    best = None
-    tb = exc.__traceback__
-    while tb is not None:
-        code = tb.tb_frame.f_code
-        last = (code.co_filename, tb.tb_lineno, code.co_name)
-        if locator.user_path(code.co_filename) is not None:
-            best = last
-        tb = tb.tb_next
-    where = best or last
-    if where is None:
-        return ""
-    return f"{display_path(where[0])}:{where[1]} in {where[2]}"
 
 
 def model_error(exc: Exception, step_text: str, module: str | None, locator=None) -> ModelError:

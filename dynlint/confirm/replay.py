@@ -15,6 +15,7 @@ from typing import Any
 
 import torch
 
+from .observe import user_frame
 from .tracker import CallRecord, Tracker, class_name, module_names
 from .values import perturb
 
@@ -81,8 +82,6 @@ def pass_inputs(captures: list[Capture], generator: torch.Generator):
 
 def error_text(label: str, cap: Capture, exc: BaseException) -> str:
     """One readable line: the exception's first line and where in user code it was raised."""
-    from .record import user_frame
-
     lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
     first = lines[0] if lines else ""
     if len(first) > 300:

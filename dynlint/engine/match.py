@@ -14,6 +14,7 @@ from ..analysis.walker import Analyzer
 from ..finding import Edit, Finding, Fix
 from . import noqa as noqa_lib
 from .patterns import Matcher
+from .spans import char_col, segment
 from .predicates import MatchContext
 from .rules import Rule
 
@@ -220,16 +221,6 @@ class Engine:
 
 
 # -- positions and text ------------------------------------------------------------------------
-def char_col(lines: list[str], lineno: int, byte_col: int) -> int:
-    """ast columns are UTF-8 byte offsets; reports use 1-based character columns."""
-    if lineno - 1 >= len(lines):
-        return byte_col + 1
-    text = lines[lineno - 1]
-    if text.isascii():
-        return byte_col + 1
-    return len(text.encode("utf-8")[:byte_col].decode("utf-8", "ignore")) + 1
-
-
 def _report_span(node, lines):
     """Where a finding points: the start of the construct, except for a method call whose
     name sits on a later line than its receiver starts: there it is the method name, the
@@ -241,17 +232,6 @@ def _report_span(node, lines):
         f = node.func
         line, b = f.end_lineno, f.end_col_offset - len(f.attr.encode("utf-8"))
     return line, char_col(lines, line, b), end_line, char_col(lines, end_line, end_b)
-
-
-def segment(node: ast.AST, lines: list[str]) -> str:
-    """Source text of a node, from the split lines (byte offsets, like ast)."""
-    first, last = node.lineno - 1, node.end_lineno - 1
-    if first == last:
-        return lines[first].encode("utf-8")[node.col_offset:node.end_col_offset].decode("utf-8", "replace")
-    parts = [lines[first].encode("utf-8")[node.col_offset:].decode("utf-8", "replace")]
-    parts.extend(lines[first + 1:last])
-    parts.append(lines[last].encode("utf-8")[:node.end_col_offset].decode("utf-8", "replace"))
-    return "\n".join(parts)
 
 
 def _render(template: str, binds, lines, rule, matched) -> str:

@@ -28,7 +28,7 @@ import textwrap
 from collections import ChainMap
 
 from . import align
-from ..engine.match import char_col, segment
+from ..engine.spans import char_col, segment
 from ..finding import Edit, Fix
 from ..engine.patterns import META_PREFIX, Pattern, meta_name, same_code
 from ..engine.predicates import MatchContext, _binds
