@@ -74,6 +74,13 @@ CASES = {
     "mask-write-number-mask": ("x = x.clone()\n    x[m] = float('-inf')\n    return x", "leading"),
     "mask-write-0d-self-mask": ("x = x.clone()\n    x[x.isnan()] = x.sum()\n    return x", "none"),
     "mask-write-0d-mask": ("x = x.clone()\n    x[m] = x.amax()\n    return x", "leading"),
+    # Across statements (fix/stretch.py): every read of the selection / the indices is
+    # accounted for, then DYN101's templates finish the job.
+    "stretch-mixed-reductions": ("y = x[m]\n    s = y.sum()\n    return s, y.mean(), torch.any(y), "
+                                 "y.all()", "leading"),
+    "stretch-self-mask-dies": ("y = x[x > t]\n    a = y.any()\n    y = y.mean()\n    return a, y",
+                               "none"),
+    "stretch-where-index": ("idx = torch.where(x > t)\n    return x[idx].sum(), x[idx].all()", "none"),
     # DYN206: a range started at an integer tensor, shifted on the device instead.
     "arange-from-count": ("s = m.sum()\n    return (torch.arange(s, s + 3, device=x.device), "
                           "torch.arange(s, x.dim() + s, device=x.device, dtype=torch.long))",
@@ -82,9 +89,11 @@ CASES = {
                            "none"),
 }
 MEAN = {"mean-self-mask", "mean-mask", "masked_select-mean", "mean-equal-rank",
-        "plain-masked_select-mean"}
+        "plain-masked_select-mean", "stretch-mixed-reductions", "stretch-self-mask-dies"}
 # Cases whose own code needs x to have dimensions (`x.shape[0]`): both versions raise on 0-d x.
-NEEDS_DIMS = {"sum-unsqueeze", "mean-equal-rank"}
+# (`x[torch.where(x > t)]` raises for every 0-d x: where's index tuple of a 0-d tensor is empty
+# of dimensions to index; its masked form has none to lose.)
+NEEDS_DIMS = {"sum-unsqueeze", "mean-equal-rank", "stretch-where-index"}
 PLAIN_HEAD = "import torch\n\n\ndef f(x, m, t):\n"
 # `x[m] = v` with a 0-d tensor of another dtype raises for every input (index_put wants one
 # dtype); the fix writes the value cast to x's dtype, as `x[m] = v.item()` would.

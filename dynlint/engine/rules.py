@@ -72,6 +72,7 @@ class FixSpec:
     when: list[PredCall]
     replace: str
     imports: list[str]
+    build: str = ""          # a named builder (dynlint/fix/builders.py) instead of `replace`
 
 
 @dataclass
@@ -299,7 +300,7 @@ def _parse_fix(path, f, label, parent) -> FixSpec:
     if not isinstance(f, dict):
         raise RuleError(path, _line(parent, "fixes"), label, "must be a mapping")
     allowed = {"applicability", "description", "pattern", "patterns", "where", "when",
-               "replace", "imports"}
+               "replace", "imports", "build"}
     unknown = set(f) - allowed
     if unknown:
         key = sorted(unknown)[0]
@@ -310,6 +311,14 @@ def _parse_fix(path, f, label, parent) -> FixSpec:
                         f"must be one of {', '.join(APPLICABILITIES)}, got {app!r}")
     patterns = _parse_patterns(path, f, label, parent)
     where, when = _parse_conditions(path, f, label, patterns)
+    # A builder (named Python code in dynlint/fix/builders.py, checked there, since the
+    # engine sits below the fixer) writes the replacement when a template cannot, e.g. a
+    # loop whose body is kept as it is.
+    build = f.get("build", "")
+    if not isinstance(build, str) or build and not re.fullmatch(r"[a-z_]+", build):
+        raise RuleError(path, _line(f, "build"), f"{label}.build", "must be a builder name")
+    if build:
+        f = dict(f, replace=f.get("replace", "pass"))
     replace = f.get("replace")
     if not isinstance(replace, str):
         raise RuleError(path, _line(f, "replace") or _line(f), f"{label}.replace",
@@ -328,7 +337,7 @@ def _parse_fix(path, f, label, parent) -> FixSpec:
     if isinstance(imports, str):
         imports = [imports]
     return FixSpec(app, str(f.get("description", "")).strip(), patterns, where, when,
-                   replace.strip("\n"), list(imports))
+                   replace.strip("\n"), list(imports), build)
 
 
 def _parse_preds(path, raw, line, label) -> list[PredCall]:

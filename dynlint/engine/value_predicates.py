@@ -143,3 +143,10 @@ def on_host(ctx, node):
     if type(dev) is ast.Call and _qualname(ctx, dev.func) == "torch.device" and dev.args:
         dev = dev.args[0]
     return type(dev) is ast.Constant and dev.value == "cpu"
+
+
+@predicate()
+def holds_flagged(ctx, node):
+    """(Fix conditions only.) The matched code holds the node whose finding the fix is built for. A statement metavariable that must not carry the fix (`$S` kept as it is) says `not holds_flagged`."""
+    flagged = getattr(ctx.analyzer, "fix_flagged", None)
+    return flagged is not None and any(n is flagged for n in ast.walk(node))

@@ -50,6 +50,7 @@ def suggest_fix(rule, node, binds, analyzer, matcher) -> Fix | None:
     # those answers out of the analyzer's cache, so fixing never changes what is flagged.
     kinds = analyzer._kinds
     analyzer._kinds = ChainMap({}, kinds)
+    analyzer.fix_flagged = node          # for `holds_flagged`: whose fix is being built
     try:
         chain = ancestors(analyzer, node)
         for spec in rule.fixes:
@@ -174,6 +175,8 @@ def _build(spec, pat, flagged, target, binds, parent, field, analyzer, chain) ->
                 return None
     facts = _LazyFacts(analyzer, _statement_chain(chain, stmts or target))
     if stmts is None:
+        if spec.build:
+            raise NoFix("builders write statements")
         text = _render(spec.replace, binds, lines, "", facts)
         new = ast.parse(text, mode="eval").body
         ops: list = []
@@ -181,7 +184,12 @@ def _build(spec, pat, flagged, target, binds, parent, field, analyzer, chain) ->
         new_lines = text.split("\n")
     else:
         indent = _indent(stmts[0], lines)
-        text = indent + _render(spec.replace, binds, lines, indent, facts)
+        if spec.build:             # named Python code writes what a template cannot
+            from .builders import build_statements
+            text = indent + build_statements(spec.build, stmts, binds, analyzer, indent,
+                                             flagged, facts)
+        else:
+            text = indent + _render(spec.replace, binds, lines, indent, facts)
         source = "if 1:\n" + text if indent else text
         body = ast.parse(source).body
         new_body = body[0].body if indent else body
