@@ -63,6 +63,9 @@ CASES = {
     "mean-equal-rank": ("k = m.view(-1)\n    y = x.flatten()[:k.shape[0]]\n    return y[k].mean()",
                         "leading"),
     "any-grown-mask": ("y = x.clone()\n    k = (x > t) | (x < -t)\n    return y[k].any()", "none"),
+    # Computed once (`side_effect_free`, not `pure`): evaluated once, after the mask.
+    "masked_select-sum-computed": ("return x.mul(2).masked_select(m).sum()", "broadcast"),
+    "sum-computed-mask": ("return x.mul(x)[m].sum()", "leading"),
     # Unannotated: the code proves the operands are tensors (`.bool()`, a torch function).
     "plain-sum": ("return x[m.bool()].sum()", "leading", "plain"),
     "plain-masked_select-mean": ("return torch.masked_select(x, m).mean()", "broadcast", "plain"),

@@ -590,6 +590,46 @@ def pure(ctx, node):
     return False
 
 
+@predicate()
+def side_effect_free(ctx, node):
+    """Evaluating the expression changes nothing else and draws no random numbers: names, attributes, constants, subscripts, arithmetic, and calls of tensor methods or torch functions that work neither in place nor at random (`a.mul(w)`, `torch.exp(x)`). A fix may evaluate it in another order relative to a `pure` expression, and read its metadata (`.dim()`) again."""
+    t = type(node)
+    if t is ast.Call:
+        args = list(node.args) + [k.value for k in node.keywords]
+        if any(k.arg is None for k in node.keywords) or any(type(a) is ast.Starred for a in node.args) \
+                or not all(side_effect_free(ctx, a) for a in args):
+            return False
+        f = node.func
+        name = _torch_name(ctx, f)
+        if name is None and type(f) is ast.Attribute and side_effect_free(ctx, f.value) and \
+                K.level(ctx.kind(f.value)) >= PROBABLE:
+            name = f.attr
+        return name is not None and name in TENSOR_NAMES and not name.endswith("_") and \
+            name not in _MUTATING
+    if t in (ast.Name, ast.Constant):
+        return True
+    if t is ast.Attribute:
+        return side_effect_free(ctx, node.value)
+    if t is ast.Subscript:
+        return side_effect_free(ctx, node.value) and side_effect_free(ctx, node.slice)
+    if t is ast.Slice:
+        return all(v is None or side_effect_free(ctx, v) for v in (node.lower, node.upper, node.step))
+    if t in (ast.Tuple, ast.List):
+        return all(side_effect_free(ctx, e) for e in node.elts)
+    if t is ast.UnaryOp:
+        return side_effect_free(ctx, node.operand)
+    if t is ast.BinOp:
+        return side_effect_free(ctx, node.left) and side_effect_free(ctx, node.right)
+    if t is ast.Compare:
+        return side_effect_free(ctx, node.left) and all(side_effect_free(ctx, c) for c in node.comparators)
+    return False
+
+
+# Tensor methods without a trailing underscore that still change state or draw random numbers.
+_MUTATING = frozenset("backward register_hook register_post_accumulate_grad_hook retain_grad "
+                      "record_stream resize item tolist numpy bernoulli multinomial".split())
+
+
 @predicate(arity=1)
 def elementwise_mask_of(ctx, node, var):
     """The mask is computed elementwise from metavariable `var` itself (`x > 0`, `x.isnan()`, `~(x == pad)`, `(x > a) & m`), so wherever `x[mask]` works the mask has exactly `x`'s shape."""

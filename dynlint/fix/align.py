@@ -69,17 +69,10 @@ class Facts:
     def reaching(self, name: str, chain):
         """What `name` holds at `chain[0]`: ("value", expr, chain of expr), ("stmt", stmt)
         for a compound statement that binds it, ("param", function), or None."""
-        for k, node in enumerate(chain):
-            if isinstance(node, _DEFS):
-                return ("param", node) if not isinstance(node, ast.ClassDef) else None
-            if not isinstance(node, ast.stmt):
-                continue
-            rest = chain[k + 1:]
-            owner = owner_of(node, rest)
-            block = block_of(owner, node) if owner is not None else None
-            if block is None:
-                return None
-            i = next(j for j, s in enumerate(block) if s is node)
+        for level in _levels(chain):
+            if not isinstance(level, tuple):
+                return ("param", level) if isinstance(level, _DEFS[:3]) else None
+            block, i, rest, owner = level
             for prev in reversed(block[:i]):
                 if not _binds(prev, name) and not (isinstance(prev, _DEFS[:2]) and prev.name == name):
                     continue
@@ -183,6 +176,9 @@ class Facts:
                     return got
             return (self._find(self.root(node, chain)), 0)
         if t is ast.Subscript:
+            base_kind = self.analyzer.kind(node.value)
+            if K.level(base_kind) < K.PROBABLE or base_kind & (K.HOLDS | K.SHAPE):
+                return None               # `pair[1]` may pick an item of a tuple
             items = node.slice.elts if type(node.slice) is ast.Tuple else [node.slice]
             if all(type(i) is ast.Slice or type(i) is ast.Constant and
                    (i.value is None or i.value is Ellipsis or type(i.value) is int) for i in items) \
@@ -210,7 +206,11 @@ class Facts:
                     if len(args) == 1 and _int(args[0]) is not None and _int(args[0]) >= 0:
                         return None, _int(args[0]) + 1
                     return None
-                if name == "unsqueeze" and len(args) == 1:
+                if name in ("repeat", "expand") and args and not kw and \
+                        all(type(a) is not ast.Starred and self._scalar(a) for a in args) and \
+                        not (len(args) == 1 and type(args[0]) in (ast.Tuple, ast.List)):
+                    return None, len(args)     # as many dimensions as sizes given
+                if name == "unsqueeze" and (len(args) == 1) != ("dim" in kw) and len(args) <= 1:
                     base = self.rank(recv, chain, depth + 1)
                     return None if base is None else (base[0], base[1] + 1)
                 if name in _REDUCTIONS:
@@ -327,17 +327,10 @@ class Facts:
 
     def _dominating(self, chain):
         """Simple statements that run before `chain[0]` whenever it runs, with their chains."""
-        for k, node in enumerate(chain):
-            if isinstance(node, _DEFS):
+        for level in _levels(chain):
+            if not isinstance(level, tuple):
                 return
-            if not isinstance(node, ast.stmt):
-                continue
-            rest = chain[k + 1:]
-            owner = owner_of(node, rest)
-            block = block_of(owner, node) if owner is not None else None
-            if block is None:
-                return
-            i = next(j for j, s in enumerate(block) if s is node)
+            block, i, rest, owner = level
             for prev in block[:i]:
                 if isinstance(prev, (ast.Assign, ast.AnnAssign, ast.Expr)):
                     yield prev, [prev] + rest[rest.index(owner):]
@@ -354,6 +347,26 @@ def _shape_source(node):
             and not node.args and not node.keywords:
         return node.func.value
     return None
+
+
+def _levels(chain):
+    """For each statement of `chain` up to the function: (its block, its index there, the
+    ancestors above it, the block's owner); last, the function (or None if the chain ends
+    without one)."""
+    for k, node in enumerate(chain):
+        if isinstance(node, _DEFS):
+            yield node
+            return
+        if not isinstance(node, ast.stmt):
+            continue
+        rest = chain[k + 1:]
+        owner = owner_of(node, rest)
+        block = block_of(owner, node) if owner is not None else None
+        if block is None:
+            yield None
+            return
+        yield block, next(j for j, s in enumerate(block) if s is node), rest, owner
+    yield None
 
 
 def _operands(node):
