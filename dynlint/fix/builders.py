@@ -1,11 +1,13 @@
-"""Fixes a template cannot write: rewrites of a whole loop that keep its body as it is.
+"""Fixes a template cannot write: rewrites that keep a loop body as it is, and the stretches
+across statements of `stretch.py`.
 
 A rule's fix names a builder (`build: preallocate_grown_tensor`) and a pattern that finds
-the loop (`for $I in range($N): ...`). The builder gets the matched statements and returns
-their replacement text; `suggest.py` diffs it against the original like a rendered template,
-so only the changed and inserted statements become edits and the body keeps its comments.
-A builder raises NoFix whenever the loop is not the shape it knows. Both builders here write
-display-only suggestions: they change when the loop stops or what its body sees.
+its statements (`for $I in range(...): ...`). The builder gets the matched statements and
+returns their replacement text; `suggest.py` diffs it against the original like a rendered
+template, so only the changed and inserted statements become edits and the rest keeps its
+comments. A builder raises NoFix (a ValueError) whenever the code is not the shape it knows.
+The two loop builders write display-only suggestions: they change when the loop stops or
+what its body sees.
 """
 from __future__ import annotations
 
@@ -39,10 +41,6 @@ def _single(stmts):
     if len(stmts) != 1:
         raise NoFix("one loop statement expected")
     return stmts[0]
-
-
-def _lines_of(node, lines) -> list[str]:
-    return lines[node.lineno - 1:node.end_lineno]
 
 
 def _fresh(analyzer, base: str) -> str:
@@ -84,6 +82,10 @@ def preallocate_grown_tensor(stmts, analyzer, flagged, facts=None) -> list[str]:
     if len(grown) != 1 or not _contains(grown[0], flagged):
         raise NoFix("not exactly one growth statement at the loop's top level, or not this one")
     stmt = grown[0]
+    k = loop.body.index(stmt)
+    if k and loop.body[k - 1].end_lineno >= stmt.lineno or \
+            k + 1 < len(loop.body) and loop.body[k + 1].lineno <= stmt.end_lineno:
+        raise NoFix("the growth statement shares a line")
     x = stmt.targets[0].id
     call = stmt.value
     dim = call.args[1] if len(call.args) > 1 else next(

@@ -48,7 +48,7 @@ def inline_selection(stmts, analyzer, flagged) -> list[str]:
         raise NoStretch("a read of the selection is not a full reduction")
     if not any(_reduction_name(parents) in ("mean", "all") for _, parents in reads):
         raise NoStretch("sums and any() only: the one-statement template applies")
-    _unchanged(rest, [sel.value, sel.slice], y, reads)
+    _unchanged(rest, [sel.value, sel.slice], reads, analyzer)
     if not dies_in_stretch(stmts, first.targets[0], analyzer):
         raise NoStretch(f"`{y}` is read after the stretch")
     x_text = _atom(sel.value, analyzer.lines)
@@ -86,7 +86,7 @@ def inline_where_index(stmts, analyzer, flagged, facts) -> list[str]:
         if facts.root(parent.value, facts.chain) != key:
             raise NoStretch("the indexed tensor is not proved to have the mask's shape")
         subs[id(r)] = segment(mask, analyzer.lines)
-    _unchanged(rest, [mask], idx, reads)
+    _unchanged(rest, [mask], reads, analyzer)
     if not dies_in_stretch(stmts, first.targets[0], analyzer):
         raise NoStretch(f"`{idx}` is read after the stretch")
     return _substitute(stmts, analyzer.lines, subs)
@@ -148,7 +148,7 @@ def _full_reduction(read, parents) -> bool:
 
 
 # -- nothing changes what the selection reads --------------------------------------------------
-def _unchanged(stmts, exprs, name, reads) -> None:
+def _unchanged(stmts, exprs, reads, analyzer) -> None:
     """Raise unless the names in `exprs` keep their values across `stmts` up to the last
     read: no rebinding, no in-place method, no item or attribute assignment, no `del`."""
     names = {n.id for e in exprs for n in ast.walk(e) if type(n) is ast.Name}
@@ -170,8 +170,33 @@ def _unchanged(stmts, exprs, name, reads) -> None:
             if t is ast.Call and type(node.func) is ast.Attribute and \
                     node.func.attr.endswith("_") and not node.func.attr.startswith("_"):
                 raise NoStretch("an in-place method runs inside the stretch")
+            if t is ast.Call and _may_mutate(node, names, analyzer):
+                raise NoStretch("a call inside the stretch may change what the selection reads")
 
 
+def _may_mutate(call, names, analyzer) -> bool:
+    """A call that is handed one of `names` (or is a method of one) and is not torch's own
+    (torch functions and tensor methods without a trailing `_` or `out=` change nothing)."""
+    if any(k.arg == "out" for k in call.keywords):
+        return True
+    f = call.func
+    q = analyzer.qualname(f) if type(f) in (ast.Name, ast.Attribute) else None
+    if q and (q.startswith("torch.") or q in _BUILTINS):
+        return False
+    handed = [*call.args, *(k.value for k in call.keywords)]
+    if type(f) is ast.Attribute:
+        root = f.value
+        while type(root) in (ast.Attribute, ast.Subscript, ast.Call):
+            root = root.func if type(root) is ast.Call else root.value
+        # A method of an object the selection reads through (`self.step()` with
+        # `self.x[m]`) may change it; a tensor method returns a new value.
+        if type(root) is ast.Name and root.id == "self" and "self" in names:
+            return True
+    return any(type(n) is ast.Name and n.id in names for a in handed for n in ast.walk(a))
+
+
+_BUILTINS = frozenset({"len", "int", "float", "bool", "print", "isinstance", "range", "min",
+                       "max", "abs", "round", "str", "repr", "tuple", "list", "getattr"})
 _PURE_METHODS = frozenset({"bool", "ne", "eq", "gt", "lt", "ge", "le", "view", "reshape",
                            "flatten", "logical_not", "isnan", "isinf", "isfinite", "float",
                            "long", "int", "unsqueeze", "squeeze", "detach", "abs"})
