@@ -31,9 +31,16 @@ def rules_table(rules, fmt: str = "text") -> str:
     return "\n".join(out) + "\n"
 
 
+def _default(rule) -> str:
+    targets = getattr(rule, "targets", ())
+    if rule.default or not targets:
+        return "on" if rule.default else "off"
+    return f"off (on for target {', '.join(targets)})"
+
+
 def rule_doc(rule) -> str:
     parts = [f"# {rule.code} {rule.name}", "",
-             f"Default: {'on' if rule.default else 'off'}    Severity: {rule.severity}    "
+             f"Default: {_default(rule)}    Severity: {rule.severity}    "
              f"Fix: {rule.fix_safety}", "", "## What it does", textwrap.fill(rule.summary, 88),
              "", "## Why is this bad?", textwrap.fill(rule.why, 88)]
     if rule.example:
