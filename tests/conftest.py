@@ -12,6 +12,9 @@ def run_dynlint(*args, cwd=None, input=None, env=None, timeout=300):
     """Run the real CLI in a subprocess (`python -m dynlint ...`)."""
     full_env = dict(os.environ)
     full_env.pop("PYTHONWARNINGS", None)
+    # Like ruff's own CLI tests, assertions read one line per finding: the concise format.
+    # The default (`full`) is tested in test_output_formats.py and by the docs' transcripts.
+    full_env.setdefault("DYNLINT_OUTPUT_FORMAT", "concise")
     if env:
         full_env.update(env)
     return subprocess.run(

@@ -225,6 +225,7 @@ def test_concurrent_runs_never_crash_nor_trust_a_partial_cache(tmp_path):
     assert expected.returncode == 1 and expected.stdout.count("\n") == 14 * 3
     cmd = [sys.executable, "-m", "dynlint", "check", ".", "-q", "-j", "2"]
     env = {k: v for k, v in os.environ.items() if k != "DYNLINT_CACHE_DIR"}
+    env["DYNLINT_OUTPUT_FORMAT"] = "concise"          # as run_dynlint (conftest) pins it
     for round_ in range(10):
         # Change some files (comments only: same findings) so both runs recompute and write.
         for i in range(round_ % 3, 14, 3):

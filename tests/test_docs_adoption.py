@@ -35,7 +35,7 @@ def test_console_sessions_run_as_shown(page, tmp_path):
             command, _, expected = step.partition("\n")
             argv = shlex.split(command)
             if argv[0] == "dynlint":
-                r = run_dynlint(*argv[1:], cwd=tmp_path)
+                r = run_dynlint(*argv[1:], cwd=tmp_path, env={"DYNLINT_OUTPUT_FORMAT": ""})  # the default
             elif argv[0] == "cat":
                 got = (tmp_path / argv[1]).read_text(encoding="utf-8")
                 assert got == expected, f"{page}: `{command}`"

@@ -377,3 +377,43 @@ def test_an_engine_crash_is_a_dyn999_finding_not_a_flake8_crash(monkeypatch):
     monkeypatch.setattr(Plugin, "_engine", Broken())
     found = _plugin_findings(MODEL)
     assert len(found) == 1 and found[0][2].startswith("DYN999 internal error (ValueError: boom)")
+
+
+# -- configuration resolved per checked file -----------------------------------------------------
+NESTED = {
+    "project/pyproject.toml": """\
+        [tool.dynlint]
+        ignore = ["DYN102"]
+        per-file-ignores = { "legacy/*" = ["DYN101"] }
+        """,
+    "project/src/model.py": MODEL,
+    "project/legacy/old.py": MODEL,
+    "project/nested/dynlint.toml": 'select = ["DYN102"]\n',
+    "project/nested/m.py": MODEL,
+}
+
+
+def test_config_is_resolved_per_file_from_any_directory(tmp_path):
+    """The closest config of each file applies, its patterns relative to it: flake8 from the
+    project, from a subdirectory and from the parent directory reports the same findings,
+    which are `dynlint check`'s."""
+    write(tmp_path, NESTED)
+    project = tmp_path / "project"
+    want = {(str(project / "src" / "model.py"), "DYN101"), (str(project / "nested" / "m.py"), "DYN102")}
+    runs = [(project, ["src/model.py", "legacy/old.py", "nested/m.py"]),
+            (project / "src", ["model.py", "../legacy/old.py", "../nested/m.py"]),
+            (tmp_path, ["project"])]
+    for cwd, files in runs:
+        proc, rows = flake8("--select=DYN", *files, cwd=cwd)
+        assert proc.returncode == 1, proc.stdout + proc.stderr
+        assert {(r[0], r[3]) for r in rows} == want, (cwd, rows)
+        assert rows == dynlint(*files, cwd=cwd), cwd
+
+
+def test_broken_nested_config_is_a_finding_not_a_crash(tmp_path):
+    write(tmp_path, {"pkg/dynlint.toml": "select = [\n", "pkg/m.py": MODEL, "ok.py": MODEL})
+    proc, rows = flake8("--select=DYN", "ok.py", "pkg/m.py", cwd=tmp_path)
+    assert "Traceback" not in proc.stdout + proc.stderr
+    assert {r[3] for r in rows if r[0].endswith("ok.py")} == {"DYN101", "DYN102"}
+    (broken,) = [r for r in rows if r[0].endswith("m.py") and not r[0].endswith("ok.py")]
+    assert broken[3] == "DYN999" and "dynlint.toml" in broken[4], rows

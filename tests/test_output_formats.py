@@ -125,3 +125,38 @@ def test_long_expressions_are_shortened_between_tokens(dynlint, write, tmp_path)
     shown = quoted[:-4]
     # whatever is shown ends with a whole name or a punctuation mark, never half a name
     assert shown.endswith("[") or shown.endswith(name), shown
+
+
+def test_default_is_full_like_ruff_then_env_then_config(dynlint, write, tmp_path):
+    """ruff's order: --output-format, $DYNLINT_OUTPUT_FORMAT, `output-format` in the config of
+    the current directory, else `full`."""
+    write("m.py", SRC)
+    default = {"DYNLINT_OUTPUT_FORMAT": ""}           # unpin the format conftest pins
+    full = dynlint("check", "--no-cache", "m.py", cwd=tmp_path, env=default)
+    assert full.returncode == 1
+    assert "DYN201 `x.sum().item()`" in full.stdout and " --> m.py:4:13" in full.stdout
+    assert "4 |         n = x.sum().item()" in full.stdout and "^^^^^^^^^^^^^^" in full.stdout
+    concise_line = "m.py:4:13: DYN201 "
+    assert concise_line not in full.stdout
+    for env, extra in (({"DYNLINT_OUTPUT_FORMAT": "concise"}, ()),
+                       (default, ("--output-format", "concise")), (default, ("--format", "text"))):
+        r = dynlint("check", "--no-cache", *extra, "m.py", cwd=tmp_path, env=env)
+        assert r.returncode == 1 and r.stdout.startswith(concise_line), r.stdout
+    write("pyproject.toml", '[tool.dynlint]\noutput-format = "json-lines"\n')
+    r = dynlint("check", "--no-cache", "m.py", cwd=tmp_path, env=default)
+    assert [json.loads(line)["code"] for line in r.stdout.splitlines()] == ["DYN201", "DYN101", "DYN100"]
+    # the variable wins over the config, the option over both
+    r = dynlint("check", "--no-cache", "m.py", cwd=tmp_path, env={"DYNLINT_OUTPUT_FORMAT": "pylint"})
+    assert r.stdout.startswith("m.py:4: [DYN201(tensor-item)]")
+    r = dynlint("check", "--no-cache", "--output-format", "full", "m.py", cwd=tmp_path,
+                env={"DYNLINT_OUTPUT_FORMAT": "pylint"})
+    assert " --> m.py:4:13" in r.stdout
+
+
+def test_bad_output_format_setting_is_a_usage_error(dynlint, write, tmp_path):
+    write("m.py", SRC)
+    r = dynlint("check", "m.py", cwd=tmp_path, env={"DYNLINT_OUTPUT_FORMAT": "fancy"})
+    assert r.returncode == 2 and "DYNLINT_OUTPUT_FORMAT='fancy'" in r.stderr
+    write("pyproject.toml", '[tool.dynlint]\noutput-format = "fancy"\n')
+    r = dynlint("check", "m.py", cwd=tmp_path, env={"DYNLINT_OUTPUT_FORMAT": ""})
+    assert r.returncode == 2 and "pyproject.toml" in r.stderr and "output-format" in r.stderr

@@ -95,7 +95,8 @@ def test_violation_fails_the_hook(hook_repo, project):
     proc, out = try_repo(hook_repo, project, "dynlint", "--files", "model.py")
     assert proc.returncode == 1, out
     assert "dynlint" in out and "Failed" in out
-    assert "model.py:6:13: DYN101" in out and "model.py:7:19: DYN102" in out
+    # the default (full) format: each finding with its source line
+    assert "DYN101" in out and "--> model.py:6:13" in out and "--> model.py:7:19" in out
 
 
 def test_clean_file_passes(hook_repo, project):
@@ -114,7 +115,7 @@ def test_only_staged_files_are_checked(hook_repo, project):
     _git("add", "staged.py", "stub.pyi", cwd=project, env=env)
     proc, out = try_repo(hook_repo, project, "dynlint")
     assert proc.returncode == 1, out
-    assert "staged.py:6:13: DYN101" in out
+    assert "--> staged.py:6:13" in out
     assert "unstaged.py" not in out
 
 

@@ -1,9 +1,13 @@
 """`dynlint server` through a real LSP client (pygls' LanguageClient) over stdio."""
 from __future__ import annotations
 
+import ast
 import asyncio
+import importlib.util
+import json
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -25,22 +29,35 @@ MODEL = textwrap.dedent("""\
 class Session:
     """A started server plus the diagnostics it has published, per URI."""
 
-    def __init__(self, root):
+    def __init__(self, root, folders=None, capabilities=None):
         self.root = root
+        self.folders = folders or [root]
+        self.capabilities = capabilities or types.ClientCapabilities()
         self.client = LanguageClient("dynlint-test", "1")
         self.diagnostics = {}
         self.events = asyncio.Queue()
+        self.messages = []
+        self.registrations = []
 
         @self.client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def on_diagnostics(params):
             self.diagnostics[params.uri] = params.diagnostics
             self.events.put_nowait(params)
 
+        @self.client.feature(types.WINDOW_SHOW_MESSAGE)
+        def on_message(params):
+            self.messages.append(params.message)
+
+        @self.client.feature(types.CLIENT_REGISTER_CAPABILITY)
+        def on_register(params):
+            self.registrations.extend(params.registrations)
+
     async def __aenter__(self):
         await self.client.start_io(sys.executable, "-m", "dynlint", "server", cwd=str(self.root))
         await self.client.initialize_async(types.InitializeParams(
-            capabilities=types.ClientCapabilities(), root_uri=self.root.as_uri(),
-            workspace_folders=[types.WorkspaceFolder(uri=self.root.as_uri(), name="ws")]))
+            capabilities=self.capabilities, root_uri=self.folders[0].as_uri(),
+            workspace_folders=[types.WorkspaceFolder(uri=f.as_uri(), name=f.name)
+                               for f in self.folders]))
         self.client.initialized(types.InitializedParams())
         return self
 
@@ -49,10 +66,11 @@ class Session:
         self.client.exit(None)
         await self.client.stop()
 
-    async def next_diagnostics(self, uri):
+    async def next_diagnostics(self, uri, version=None):
+        """The next diagnostics published for `uri` (for that document version, if given)."""
         while True:
             params = await asyncio.wait_for(self.events.get(), 60)
-            if params.uri == uri:
+            if params.uri == uri and version in (None, params.version):
                 return list(params.diagnostics)
 
     async def open(self, path, text):
@@ -60,13 +78,27 @@ class Session:
         uri = path.as_uri()
         self.client.text_document_did_open(types.DidOpenTextDocumentParams(
             text_document=types.TextDocumentItem(uri=uri, language_id="python", version=1, text=text)))
-        return uri, await self.next_diagnostics(uri)
+        return uri, await self.next_diagnostics(uri, 1)
 
     async def change(self, uri, text, version=2):
         self.client.text_document_did_change(types.DidChangeTextDocumentParams(
             text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
             content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
-        return await self.next_diagnostics(uri)
+        return await self.next_diagnostics(uri, version)
+
+    async def change_range(self, uri, start, end, text, version):
+        """An incremental change, as editors send them: replace lines [start, end)."""
+        self.client.text_document_did_change(types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[types.TextDocumentContentChangePartial(
+                range=types.Range(start=types.Position(line=start, character=0),
+                                  end=types.Position(line=end, character=0)), text=text)]))
+        return await self.next_diagnostics(uri, version)
+
+    def files_changed(self, *paths):
+        self.client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=p.as_uri(), type=types.FileChangeType.Changed)
+                     for p in paths]))
 
     async def actions(self, uri, diagnostic):
         return await self.client.text_document_code_action_async(types.CodeActionParams(
@@ -185,6 +217,27 @@ def test_cross_file_facts_follow_edits(tmp_path):
         async with Session(tmp_path) as s:
             uri, diags = await s.open(tmp_path / "pkg" / "helpers.py", helper)
             assert [d.code for d in diags] == ["DYN101"]
+            # a host read is reported in model code only: here because model.py calls it
+            await s.change(uri, "def positive(x):\n    return x.sum().item()\n", 2)
+            assert [d.code for d in s.diagnostics[uri]] == ["DYN201"]
+    run(scenario())
+
+
+def test_own_diagnostics_first_then_cross_file_ones(tmp_path):
+    """The first document of a folder is published at once from its own text; the folder's
+    facts are read after, and the document is published again if they change its findings."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "model.py").write_text(
+        "from torch import nn\nfrom pkg.helpers import positive\n\n\n"
+        "class Net(nn.Module):\n    def forward(self, x):\n        return positive(x)\n")
+    helper = "def positive(x):\n    return x.sum().item()\n"
+
+    async def scenario():
+        async with Session(tmp_path) as s:
+            uri, first = await s.open(tmp_path / "pkg" / "helpers.py", helper)
+            assert first == []
+            assert [d.code for d in await s.next_diagnostics(uri, 1)] == ["DYN201"]
     run(scenario())
 
 
@@ -202,3 +255,159 @@ def test_without_pygls_names_the_extra(tmp_path, dynlint):
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
     assert "pip install 'dynlint[server]'" in proc.stderr
+
+
+# -- the same findings as `dynlint check` -------------------------------------------------------
+def check_view(dynlint, cwd, path):
+    """What `dynlint check .` (run from the project) reports for `path`, in LSP coordinates."""
+    r = dynlint("check", "--no-cache", "--output-format", "json", ".", cwd=cwd)
+    assert r.returncode in (0, 1), r.stderr
+    return sorted((f["code"], f["line"] - 1, f["column"] - 1, f["end_line"] - 1, f["end_column"] - 1)
+                  for f in json.loads(r.stdout) if (cwd / f["path"]).resolve() == path.resolve())
+
+
+def server_view(diagnostics):
+    return sorted((d.code, d.range.start.line, d.range.start.character, d.range.end.line,
+                   d.range.end.character) for d in diagnostics)
+
+
+def edit_point(text):
+    """(0-based line, indentation, argument) before the last statement of the first forward."""
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.FunctionDef) and node.name == "forward" and len(node.args.args) > 1:
+            last = node.body[-1]
+            return last.lineno - 1, " " * last.col_offset, node.args.args[1].arg
+    raise AssertionError("no forward")
+
+
+def test_same_findings_as_check_through_edits(tmp_path, dynlint):
+    """A real 2,000-line model file (transformers' Longformer) in a configured project with
+    cross-file helpers: after every edit, the server's diagnostics are exactly what
+    `dynlint check .` reports for the same text."""
+    spec = importlib.util.find_spec("transformers")
+    if spec is None:
+        pytest.skip("transformers is not installed")
+    source = Path(spec.origin).parent / "models" / "longformer" / "modeling_longformer.py"
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (tmp_path / "pyproject.toml").write_text(textwrap.dedent("""\
+        [tool.dynlint]
+        extend-select = ["DYN301"]
+        per-file-ignores = { "pkg/legacy_*.py" = ["DYN2"] }
+        """))
+    model = pkg / "modeling_longformer.py"
+    text = source.read_text()
+    model.write_text(text)
+    helper = "def positive(x):\n    n = x.sum().item()\n    return x[x > 0], n\n"
+    (pkg / "helpers.py").write_text(helper)
+    caller = textwrap.dedent("""\
+        from torch import nn
+        from pkg.helpers import positive
+
+
+        class Net(nn.Module):
+            def forward(self, x):
+                return positive(x)
+        """)
+    (pkg / "legacy_model.py").write_text(caller)
+
+    async def scenario():
+        async with Session(tmp_path) as s:
+            uri, diags = await s.open(model, text)
+            assert len(diags) > 5
+            assert server_view(diags) == check_view(dynlint, tmp_path, model)
+            line, indent, arg = edit_point(text)
+            lines = text.splitlines(keepends=True)
+            edits = [(line, line, f"{indent}_m = {arg}[{arg} > 0]\n"),
+                     (line, line + 1, f"{indent}_n = {arg}.sum().item()\n"),
+                     (line, line + 1, f"{indent}_n = {arg}.sum().item()  # noqa: DYN201\n"),
+                     (line, line + 1, "")]
+            for version, (start, end, new) in enumerate(edits, 2):
+                diags = await s.change_range(uri, start, end, new, version)
+                lines[start:end] = [new] if new else []
+                model.write_text("".join(lines))
+                assert server_view(diags) == check_view(dynlint, tmp_path, model), new
+
+            # cross-file: the helper is model code because legacy_model.py's forward calls it;
+            # per-file-ignores of the caller's file do not apply to the helper's
+            huri, hdiags = await s.open(pkg / "helpers.py", helper)
+            assert {d.code for d in hdiags} == {"DYN101", "DYN201"}
+            assert server_view(hdiags) == check_view(dynlint, tmp_path, pkg / "helpers.py")
+            luri, ldiags = await s.open(pkg / "legacy_model.py", caller)
+            assert ldiags == []
+            # the caller stops calling it: the helper's host read is no longer in model code
+            # (its diagnostics are published again, before the caller's)
+            plain = caller.replace("return positive(x)", "return x")
+            await s.change(luri, plain, 2)
+            assert [d.code for d in s.diagnostics[huri]] == ["DYN101"]
+            (pkg / "legacy_model.py").write_text(plain)
+            assert server_view(s.diagnostics[huri]) == check_view(dynlint, tmp_path, pkg / "helpers.py")
+    run(scenario())
+
+
+def test_one_resolver_per_workspace_folder(tmp_path):
+    """Multi-root: each folder is judged as `dynlint check` run from it. The server runs from
+    folder `a` (whose config ignores DYN101); folder `b` has no config, so the defaults apply
+    there, not `a`'s."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    (a / "pyproject.toml").write_text('[tool.dynlint]\nignore = ["DYN101"]\n')
+
+    async def scenario():
+        async with Session(a, folders=[a, b]) as s:
+            _, in_a = await s.open(a / "model.py", MODEL)
+            _, in_b = await s.open(b / "model.py", MODEL)
+            assert in_a == []
+            assert [d.code for d in in_b] == ["DYN101"]
+    run(scenario())
+
+
+def test_settings_reread_when_a_config_file_changes(tmp_path):
+    async def scenario():
+        caps = types.ClientCapabilities(workspace=types.WorkspaceClientCapabilities(
+            did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(
+                dynamic_registration=True)))
+        async with Session(tmp_path, capabilities=caps) as s:
+            uri, diags = await s.open(tmp_path / "model.py", MODEL)
+            assert [d.code for d in diags] == ["DYN101"]
+            # the server asked the client to watch config files
+            methods = [r.method for r in s.registrations]
+            assert types.WORKSPACE_DID_CHANGE_WATCHED_FILES in methods
+            watched = [w["globPattern"] for r in s.registrations for w in r.register_options["watchers"]]
+            assert "**/pyproject.toml" in watched and "**/dynlint.toml" in watched
+
+            config = tmp_path / "pyproject.toml"
+            config.write_text('[tool.dynlint]\nignore = ["DYN101"]\n')
+            s.files_changed(config)
+            assert await s.next_diagnostics(uri) == []
+
+            config.write_text('[tool.dynlint\nignore = ["DYN101"]\n')      # invalid TOML
+            s.files_changed(config)
+            assert [d.code for d in await s.next_diagnostics(uri)] == ["DYN101"]
+            assert any("pyproject.toml:1:" in m and "invalid TOML" in m for m in s.messages), s.messages
+
+            config.write_text('[tool.dynlint]\nper-file-ignores = { "model.py" = ["DYN1"] }\n')
+            s.files_changed(config)
+            assert await s.next_diagnostics(uri) == []
+    run(scenario())
+
+
+def test_helper_changed_on_disk_updates_open_model(tmp_path):
+    """A file that is not open changes on disk (a git checkout): its facts are re-read."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    user = tmp_path / "pkg" / "user.py"
+    user.write_text("from torch import nn\nfrom pkg.helpers import positive\n\n\n"
+                    "class Net(nn.Module):\n    def forward(self, x):\n        return x\n")
+    helper = "def positive(x):\n    return x.sum().item()\n"       # a host read: model code only
+
+    async def scenario():
+        async with Session(tmp_path) as s:
+            uri, diags = await s.open(tmp_path / "pkg" / "helpers.py", helper)
+            assert diags == []
+            user.write_text(user.read_text().replace("return x\n", "return positive(x)\n"))
+            s.files_changed(user)
+            assert [d.code for d in await s.next_diagnostics(uri)] == ["DYN201"]
+    run(scenario())

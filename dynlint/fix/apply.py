@@ -56,7 +56,7 @@ def fix_source(source: str, path: str, engine, unsafe: bool = False,
 
 
 def apply_fixes(findings, engine, plan=None, unsafe=False, display_only=False, write=True,
-                stdin=None, jobs=None) -> FixResult:
+                stdin=None, jobs=None, stdin_path=None) -> FixResult:
     """Fix the files behind `findings`. `stdin` is the source text read from `-`, if any:
     it is fixed in memory and returned as `output`. With a `plan` (plan.Plan), each file is
     re-checked with its own configuration's engine, per-file-ignores and selection."""
@@ -65,9 +65,13 @@ def apply_fixes(findings, engine, plan=None, unsafe=False, display_only=False, w
         by_path.setdefault(f.path, []).append(f)
     result = FixResult(remaining=[])
     if stdin is not None:
-        path = findings[0].path if findings else "-"
-        text, fixed, remaining, messages = fix_text(stdin, path, _engine(engine, plan, path),
-                                                    unsafe, display_only, keep=_keeper(plan))
+        path = stdin_path or (findings[0].path if findings else "-")
+        if path.endswith(notebook.SUFFIX):          # the notebook's JSON, fixed cell by cell
+            text, fixed, remaining, messages = _fix_notebook_text(
+                stdin, path, _engine(engine, plan, path), unsafe, display_only, _keeper(plan))
+        else:
+            text, fixed, remaining, messages = fix_text(stdin, path, _engine(engine, plan, path),
+                                                        unsafe, display_only, keep=_keeper(plan))
         result.output, result.fixed, result.messages = text, fixed, messages
         result.remaining = remaining
         result.diff = unified_diff(stdin, text, path)
@@ -176,6 +180,15 @@ def _fix_notebook(path, before):
         return None, 0, diff, messages + [f"{path}: cannot write: {exc}"]
     return notebook.to_cells(_check(engine, nb_after.text, path, _keeper(plan)), nb_after), \
         fixed, diff, messages
+
+
+def _fix_notebook_text(text, path, engine, unsafe, display_only, keep):
+    """A notebook read from stdin: (fixed JSON, fixes applied, remaining per cell, messages)."""
+    new_data, (fixed, remaining, messages) = notebook.edit_joined(
+        text.encode("utf-8"), path,
+        lambda joined: _fix_joined(joined, path, engine, unsafe, display_only, keep))
+    after = notebook.load(new_data, path)
+    return new_data.decode("utf-8"), fixed, notebook.to_cells(remaining, after), messages
 
 
 def _fix_joined(text, path, engine, unsafe, display_only, keep):

@@ -83,9 +83,10 @@ def build_parser() -> argparse.ArgumentParser:
     fix.add_argument("--apply-display-only", action="store_true",
                      help="with --fix/--diff, also apply display-only suggestions (e.g. mark_step splits)")
     out = check.add_argument_group("output")
-    out.add_argument("--format", "--output-format", dest="format", choices=FORMATS, default="text",
-                     help="text (= concise, the default), full (source line, caret, fix diff), "
-                          "json, json-lines, sarif, github, gitlab, junit, pylint")
+    out.add_argument("--format", "--output-format", dest="format", choices=FORMATS, default=None,
+                     help="full (the default: source line, caret, fix diff), concise (= text), "
+                          "json, json-lines, sarif, github, gitlab, junit, pylint "
+                          "[env: DYNLINT_OUTPUT_FORMAT; config: output-format]")
     out.add_argument("-o", "--output-file", metavar="FILE", help="write the report to FILE")
     out.add_argument("--statistics", action="store_true", help="print a count per rule instead")
     out.add_argument("-q", "--quiet", action="store_true", help="print findings only, no summary")
@@ -200,8 +201,10 @@ def _info(args) -> int:
 def _check(args) -> int:
     from ..report import formats as report
     from ..runner import analyse_source, run_check
+    from .stdin import check_stdin
 
     plan = check_config.build_plan(args)
+    args.format = cli_output.output_format(args.format, plan)
     if args.show_settings:
         return check_config.show_settings(args.show_settings, plan)
     if args.show_files:
@@ -216,7 +219,7 @@ def _check(args) -> int:
             if fixing and not args.diff:          # like ruff: an excluded file passes through
                 sys.stdout.write(sys.stdin.read())
             return 0
-        (findings, stdin_text), n_files = _check_stdin(args, plan, analyse_source), 1
+        (findings, stdin_text), n_files = check_stdin(args, plan, analyse_source), 1
     else:
         findings, n_files = run_check(args.paths or ["."], plan, use_cache=not args.no_cache,
                                       jobs=args.jobs, force_exclude=args.force_exclude,
@@ -235,7 +238,7 @@ def _check(args) -> int:
         from ..fix.apply import apply_fixes
         result = apply_fixes(findings, engine=engine, plan=plan, unsafe=args.unsafe_fixes,
                              display_only=args.apply_display_only, write=not args.diff,
-                             stdin=stdin_text, jobs=args.jobs)
+                             stdin=stdin_text, jobs=args.jobs, stdin_path=args.stdin_filename)
         findings, fixed, diff_text = result.remaining, result.fixed, result.diff
         fixed_source = result.output
         for message in result.messages:
@@ -278,19 +281,6 @@ def _check(args) -> int:
     if args.diff:
         return 1 if diff_text else 0
     return 1 if findings else 0
-
-
-def _check_stdin(args, plan, analyse_source):
-    from ..project import source
-    display = args.stdin_filename or "-"
-    data = sys.stdin.buffer.read()
-    try:
-        text = source.decode(data, display)
-    except source.SourceError as exc:
-        return [f for f in [exc.finding] if plan.keep(f)], None
-    engine = plan.engine_for(display if args.stdin_filename else ".")
-    findings = analyse_source(engine, text, display)[0]
-    return [f for f in findings if plan.keep(f)], text
 
 
 def _emit(text: str, output_file: str | None) -> None:

@@ -6,8 +6,26 @@ ruff's conventions: fixable findings marked `[*]`; its hint wording; `--show-fix
 """
 from __future__ import annotations
 
+import os
 import sys
 from collections import Counter
+
+from ..project.config import OUTPUT_FORMATS, ConfigError
+
+ENV_FORMAT = "DYNLINT_OUTPUT_FORMAT"
+
+
+def output_format(option: str | None, plan) -> str:
+    """As ruff chooses: `--output-format`, else $DYNLINT_OUTPUT_FORMAT, else `output-format` in
+    the config that applies to the current directory, else `full`."""
+    if option:
+        return option
+    env = os.environ.get(ENV_FORMAT)
+    if env:
+        if env not in OUTPUT_FORMATS:
+            raise ConfigError(f"{ENV_FORMAT}={env!r}: must be one of {', '.join(OUTPUT_FORMATS)}")
+        return env
+    return plan.resolver.settings_for_dir(os.getcwd()).output_format or "full"
 
 
 def add_arguments(check) -> None:

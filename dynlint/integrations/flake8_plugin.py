@@ -14,9 +14,14 @@ Which rules run (see the README, "Integrations"):
              (--select/--ignore/--extend-ignore), so ignored rules cost nothing.
 flake8 then applies its own select/ignore, per-file-ignores, excludes and `# noqa` as for
 any plugin; the engine applies dynlint's `# noqa` and `# dynlint: noqa` as the CLI does.
+
+`[tool.dynlint]` is resolved per checked file as `dynlint check` resolves it (the closest
+config at or above the file, its patterns relative to that config), so flake8 run from a
+subdirectory or from above the project reports what it reports from the project root.
 """
 from __future__ import annotations
 
+import os
 
 from .. import __version__
 
@@ -29,8 +34,11 @@ class Plugin:
     name = "dynlint"
     version = __version__
 
-    _engine = None                      # set by parse_options
-    _settings = None                    # [tool.dynlint], for per-file-ignores (flake8's own apply too)
+    _engine = None                      # set by parse_options: for the current directory's config
+    _settings = None                    # [tool.dynlint] of the current directory
+    _resolver = None                    # the per-file config resolution (set by parse_options)
+    _choices = None                     # what flake8's options say about the rules to run
+    _by_settings: dict = {}             # id(Settings) -> Engine, for files under other configs
 
     def __init__(self, tree, lines, filename):
         self.tree, self.lines, self.filename = tree, lines, filename
@@ -56,7 +64,8 @@ class Plugin:
         from ..project.config import ConfigError
         from ..engine.rules import RuleError
         try:
-            cls._engine, cls._settings = _configure(options)
+            cls._engine, cls._settings, cls._resolver, cls._choices = _configure(options)
+            cls._by_settings = {}
         except RuleError as exc:
             # flake8 prints an ExecutionError as "There was a critical error ..." + message
             # and exits 1, without a traceback.
@@ -65,10 +74,30 @@ class Plugin:
             raise ExecutionError(f"dynlint: {exc}") from None
 
     # -- checking -----------------------------------------------------------------------------
+    @classmethod
+    def _for_file(cls, filename):
+        """(engine, settings) for a file: its own config's, as `dynlint check` resolves it."""
+        if cls._resolver is None:
+            if cls._engine is None:         # used without flake8's option parsing: defaults
+                cls._engine = _build((), None, (), ())
+            return cls._engine, cls._settings
+        settings = cls._resolver.settings_for(os.path.abspath(filename))
+        if settings is cls._settings:
+            return cls._engine, settings
+        engine = cls._by_settings.get(id(settings))
+        if engine is None:
+            engine = cls._by_settings[id(settings)] = _engine_for(settings, cls._choices)
+        return engine, settings
+
     def run(self):
-        engine = type(self)._engine
-        if engine is None:                  # used without flake8's option parsing: defaults
-            engine = type(self)._engine = _build((), None, (), ())
+        from ..engine.rules import RuleError
+        from ..project.config import ConfigError
+        try:
+            engine, settings = self._for_file(self.filename)
+        except (ConfigError, RuleError) as exc:
+            # A broken config below the current directory: flake8 goes on with other files.
+            yield 1, 0, f"DYN999 dynlint: invalid configuration: {exc}", type(self)
+            return
         text = "".join(self.lines)
         if not engine.may_match(text):
             return
@@ -79,7 +108,6 @@ class Plugin:
             f = internal_error(exc, self.filename)
             yield (f.line, f.column - 1, f"{f.code} {f.message}", type(self))
             return
-        settings = type(self)._settings
         if settings is not None and settings.per_file_ignores:
             from ..project.config import per_file_ignored
             findings = [f for f in findings if not per_file_ignored(self.filename, f.code, settings)]
@@ -88,19 +116,24 @@ class Plugin:
 
 
 def _configure(options):
-    from ..project.resolve import load_settings
+    from ..project.resolve import Resolver
     # [tool.dynlint] applies under flake8 too, so both tools agree in a configured project.
     # (flake8 consumes its --isolated before plugins see the options: it cannot switch this off.)
-    settings = load_settings()
-    dirs = (*settings.rule_dirs, *(getattr(options, "dynlint_rules", None) or []))
-    select = getattr(options, "dynlint_select", None)
-    if select is None:
-        select = settings.select
+    resolver = Resolver()
+    settings = resolver.settings_for_dir(os.getcwd())     # its errors stop flake8 at once
     named = [s.strip().upper() for s in [*(options.select or []), *(options.extend_select or [])]]
-    specific = tuple(s for s in named if any(ch.isdigit() for ch in s))
-    engine = _build(dirs, select, settings.extend_select, settings.ignore, specific,
-                    _flake8_filter(options))
-    return engine, settings
+    choices = (tuple(getattr(options, "dynlint_rules", None) or []),
+               getattr(options, "dynlint_select", None),
+               tuple(s for s in named if any(ch.isdigit() for ch in s)),
+               _flake8_filter(options))
+    return _engine_for(settings, choices), settings, resolver, choices
+
+
+def _engine_for(settings, choices):
+    rule_dirs, select, specific, keep = choices
+    return _build((*settings.rule_dirs, *rule_dirs),
+                  settings.select if select is None else select,
+                  settings.extend_select, settings.ignore, specific, keep)
 
 
 def _build(dirs, select, extend_select, ignore, specific=(), keep=None):

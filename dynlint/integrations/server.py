@@ -9,6 +9,7 @@ syntax errors are diagnostics, internal errors are logged and the server keeps r
 from __future__ import annotations
 
 import os
+import time
 import traceback
 from pathlib import Path
 from urllib.parse import unquote, urlparse
@@ -17,20 +18,19 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from .. import __version__
-from ..api import build_engine
 from ..fix.splice import rewrite
-from ..project.config import ConfigError, Settings, per_file_ignored
-from ..project.resolve import Resolver
-from ..project.discover import discover, display_path
-from ..project import source
-from ..runner import analyse_source, module_name, resolve_cross_file
+from ..project.config import CONFIG_NAMES
 from .lsp_text import finding_range, noqa_edit, whole_document_edit
+from .server_state import Workspace
 
 SOURCE = "dynlint"
 SEVERITY = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning,
             "info": types.DiagnosticSeverity.Information}
 # docs/rules.md in a clone (or an editable install); no made-up web address otherwise.
 _RULES_DOC = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+_RULES_URI = _RULES_DOC.as_uri() if _RULES_DOC.is_file() else None
+# Files whose change can change what is reported: config files and .gitignore (discovery).
+_SETTINGS_FILES = (*CONFIG_NAMES, ".gitignore")
 
 
 def uri_to_path(uri: str) -> str:
@@ -38,81 +38,66 @@ def uri_to_path(uri: str) -> str:
     return unquote(parsed.path) if parsed.scheme == "file" else uri
 
 
-def settings_for(path: str) -> Settings:
-    """Settings for one document, resolved as the CLI resolves them. The one place the server
-    asks for configuration: hierarchical resolution plugs in here."""
-    return _resolver().settings_for(path)
-
-
-_RESOLVERS: list = []
-
-
-def _resolver() -> Resolver:
-    # One per server process: it caches each directory's resolved settings.
-    if not _RESOLVERS:
-        _RESOLVERS.append(Resolver())
-    return _RESOLVERS[0]
-
-
 class DynlintServer(LanguageServer):
     def __init__(self):
         super().__init__("dynlint", __version__)
-        self.engines = {}            # config file -> Engine
-        self.facts = {}              # absolute path -> FileFacts (cross-file step)
-        self.workspace_loaded = set()
+        self.state = Workspace()
+        self.own = {}                # uri -> the document's own findings (before cross-file)
         self.findings = {}           # uri -> findings last published
+        self.errors = set()          # config errors already shown
 
-    def engine_for(self, settings: Settings):
-        key = str(settings.config_file)
-        if key not in self.engines:
-            self.engines[key] = build_engine(settings)
-        return self.engines[key]
+    def folder_roots(self) -> list:
+        roots = [uri_to_path(f.uri) for f in self.workspace.folders.values()]
+        if not roots and self.workspace.root_path:
+            roots = [self.workspace.root_path]
+        return roots
 
-    def load_workspace(self, settings: Settings, engine) -> None:
-        """Facts of every file under the config root, once: model code in one file makes
-        helpers in another model code."""
-        root = str(settings.root)
-        if root in self.workspace_loaded:
-            return
-        self.workspace_loaded.add(root)
-        files, _ = discover([root], _resolver(), False)
-        for path in files:
-            try:
-                text = source.decode(source.read_bytes(path, path, settings.max_file_size)[0], path)
-            except source.SourceError:
-                continue
-            _, facts = analyse_source(engine, text, path, module_name(path))
-            if facts is not None:
-                self.facts[os.path.abspath(path)] = facts
+    def folder_for(self, path: str):
+        roots = self.folder_roots()
+        if roots != self.state.roots:
+            self.state.set_roots(roots)
+        return self.state.folder_for(path)
 
     def check(self, uri: str, text: str) -> list:
+        """This document's findings, as `dynlint check` reports them for the same text; other
+        open documents whose cross-file findings changed are published again."""
         path = uri_to_path(uri)
-        try:
-            settings = settings_for(path)
-        except ConfigError as exc:
-            self.window_show_message(types.ShowMessageParams(types.MessageType.Error, str(exc)))
-            settings = Settings()
-        engine = self.engine_for(settings)
-        absolute = os.path.isabs(path)
-        display = display_path(path, str(settings.root)) if absolute else path
-        if absolute:
-            self.load_workspace(settings, engine)
-        found, facts = analyse_source(engine, text, display,
-                                      module_name(path) if absolute else None)
-        found = list(found)
-        if absolute:
-            if facts is not None:
-                self.facts[os.path.abspath(path)] = facts
-            else:
-                self.facts.pop(os.path.abspath(path), None)
-            if facts is not None and facts.conditional:
-                found += [f for f in resolve_cross_file(list(self.facts.values()))
-                          if f.path == display]
-        if settings.per_file_ignores:
-            found = [f for f in found
-                     if not per_file_ignored(f.path, f.code, settings)]
-        found.sort(key=lambda f: f.sort_key)
-        return found
+        if os.path.isabs(path):
+            path = os.path.abspath(path)
+        folder = self.folder_for(path)
+        own, error = folder.analyse(path, text)
+        if error and error not in self.errors:
+            self.errors.add(error)
+            self.window_show_message(types.ShowMessageParams(types.MessageType.Error, error))
+        self.own[uri] = own
+        cross = folder.cross_file()
+        for other, found in list(self.own.items()):
+            if other == uri:
+                continue
+            other_path = os.path.abspath(uri_to_path(other))
+            if self.state.folder_for(other_path) is not folder:
+                continue
+            report = folder.report(other_path, found, cross)
+            if report != self.findings.get(other):
+                self.send(other, report)
+        return folder.report(path, own, cross)
+
+    def send(self, uri: str, found: list, version=None) -> None:
+        self.findings[uri] = found
+        document = self.workspace.get_text_document(uri)
+        lines = document.source.splitlines()
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+            uri=uri, version=version, diagnostics=[diagnostic(f, lines) for f in found]))
+
+    def refresh_all(self) -> None:
+        """Settings changed: re-resolve them and re-check every open document."""
+        self.state.reset()
+        self.errors.clear()
+        for uri in list(self.own):
+            publish(self, uri)
+
+    def rules(self) -> list:
+        return [r for folder in self.state.folders.values() for r in folder.rules()]
 
 
 server = DynlintServer()
@@ -120,8 +105,8 @@ server = DynlintServer()
 
 def diagnostic(finding, lines) -> types.Diagnostic:
     description = None
-    if _RULES_DOC.is_file():
-        description = types.CodeDescription(href=f"{_RULES_DOC.as_uri()}#{finding.code.lower()}")
+    if _RULES_URI:
+        description = types.CodeDescription(href=f"{_RULES_URI}#{finding.code.lower()}")
     return types.Diagnostic(
         range=finding_range(finding, lines), message=finding.message,
         severity=SEVERITY.get(finding.severity, types.DiagnosticSeverity.Warning),
@@ -132,40 +117,108 @@ def diagnostic(finding, lines) -> types.Diagnostic:
 def publish(ls: DynlintServer, uri: str) -> None:
     try:
         document = ls.workspace.get_text_document(uri)
-        text = document.source
-        found = ls.check(uri, text)
-        ls.findings[uri] = found
-        lines = text.splitlines()
-        diagnostics = [diagnostic(f, lines) for f in found]
+        found = ls.check(uri, document.source)
+        ls.send(uri, found, document.version)
+        path = uri_to_path(uri)
+        if os.path.isabs(path):
+            warm(ls, ls.folder_for(path))
     except Exception:        # a bug in dynlint: tell the client, keep serving
         ls.window_log_message(types.LogMessageParams(
             types.MessageType.Error, f"dynlint: {uri}: {traceback.format_exc()}"))
+
+
+def warm(ls: DynlintServer, folder) -> None:
+    """Once per folder, after its first document's own diagnostics are out (so the editor
+    shows them at once): read every file's cross-file facts, then publish again the open
+    documents whose findings that changes."""
+    if folder.loaded:
         return
-    ls.text_document_publish_diagnostics(
-        types.PublishDiagnosticsParams(uri=uri, version=document.version, diagnostics=diagnostics))
+    start = time.perf_counter()
+    in_folder = {u: os.path.abspath(uri_to_path(u)) for u in ls.own}
+    in_folder = {u: p for u, p in in_folder.items() if ls.state.folder_for(p) is folder}
+    read = folder.load(skip=set(in_folder.values()))
+    cross = folder.cross_file()
+    for uri, path in in_folder.items():
+        report = folder.report(path, ls.own[uri], cross)
+        if report != ls.findings.get(uri):
+            ls.send(uri, report, ls.workspace.get_text_document(uri).version)
+    ls.window_log_message(types.LogMessageParams(types.MessageType.Info, (
+        f"dynlint: cross-file facts of {read} files in {folder.root} loaded in "
+        f"{time.perf_counter() - start:.1f} s")))
+
+
+@server.feature(types.INITIALIZED)
+def initialized(ls: DynlintServer, params: types.InitializedParams):
+    """Ask the client to tell us when config files change (if it can register watchers)."""
+    caps = ls.client_capabilities
+    watched = caps and caps.workspace and caps.workspace.did_change_watched_files
+    if not (watched and watched.dynamic_registration):
+        return
+    watchers = [types.FileSystemWatcher(glob_pattern=f"**/{name}") for name in _SETTINGS_FILES]
+    watchers.append(types.FileSystemWatcher(glob_pattern="**/*.py"))
+    ls.client_register_capability(types.RegistrationParams(registrations=[types.Registration(
+        id="dynlint-watch", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+        register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers))]))
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def did_change_watched_files(ls: DynlintServer, params: types.DidChangeWatchedFilesParams):
+    paths = [os.path.abspath(uri_to_path(c.uri)) for c in params.changes]
+    if any(os.path.basename(p) in _SETTINGS_FILES for p in paths):
+        ls.refresh_all()
+        return
+    open_paths = {os.path.abspath(uri_to_path(u)) for u in ls.own}
+    changed = False
+    for path in paths:
+        if path not in open_paths and path.endswith((".py", ".pyi")):
+            folder = ls.folder_for(path)
+            if folder.loaded:
+                folder.reload_from_disk(path)
+                changed = True
+    if changed:        # another file's model code may now reach (or no longer reach) a helper
+        for uri in list(ls.own):
+            publish(ls, uri)
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+def did_change_folders(ls: DynlintServer, params: types.DidChangeWorkspaceFoldersParams):
+    ls.refresh_all()
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: DynlintServer, params: types.DidOpenTextDocumentParams):
-    publish(ls, params.text_document.uri)
+    document = params.text_document
+    # Editors may send every open file (a pyproject.toml too): check Python only.
+    if document.language_id == "python" or uri_to_path(document.uri).endswith((".py", ".pyi")):
+        ls.own[document.uri] = []
+        publish(ls, document.uri)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: DynlintServer, params: types.DidChangeTextDocumentParams):
-    publish(ls, params.text_document.uri)
+    if params.text_document.uri in ls.own:
+        publish(ls, params.text_document.uri)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
 def did_save(ls: DynlintServer, params: types.DidSaveTextDocumentParams):
-    ls.engines.clear()          # the config may have been the file saved
-    publish(ls, params.text_document.uri)
+    if os.path.basename(uri_to_path(params.text_document.uri)) in _SETTINGS_FILES:
+        ls.refresh_all()            # the editor saved a config file
+    elif params.text_document.uri in ls.own:
+        publish(ls, params.text_document.uri)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: DynlintServer, params: types.DidCloseTextDocumentParams):
-    ls.findings.pop(params.text_document.uri, None)
+    uri = params.text_document.uri
+    ls.findings.pop(uri, None)
+    if ls.own.pop(uri, None) is not None:
+        path = os.path.abspath(uri_to_path(uri))
+        folder = ls.folder_for(path)
+        if folder.loaded:
+            folder.reload_from_disk(path)       # back to what is on disk
     ls.text_document_publish_diagnostics(
-        types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
+        types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
 
 def _overlaps(finding, rng: types.Range) -> bool:
@@ -217,8 +270,7 @@ def hover(ls: DynlintServer, params: types.HoverParams):
     parts = []
     for finding in ls.findings.get(params.text_document.uri, []):
         if _overlaps(finding, point):
-            rule = next((r for e in ls.engines.values() for r in e.rules
-                         if r.code == finding.code), None)
+            rule = next((r for r in ls.rules() if r.code == finding.code), None)
             summary = rule.summary if rule else finding.message
             parts.append(f"**{finding.code}** `{finding.name}`: {summary}")
     if not parts:

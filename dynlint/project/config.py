@@ -78,6 +78,7 @@ class Settings:
     max_file_size: int = DEFAULT_MAX_BYTES
     cache_dir: str | None = None
     target: list[str] = field(default_factory=list)        # e.g. ["hpu"]: Gaudi-only rules on
+    output_format: str | None = None
     origins: dict[str, str] = field(default_factory=dict)  # setting -> where its value came from
     _patterns: Patterns | None = field(default=None, repr=False, compare=False)
 
@@ -202,7 +203,10 @@ _LIST_KEYS = {"select", "extend-select", "ignore", "exclude", "extend-exclude", 
               "target"}
 _BOOL_KEYS = {"respect-gitignore", "force-exclude"}
 _MAP_KEYS = {"per-file-ignores", "extend-per-file-ignores"}
-KNOWN_KEYS = _LIST_KEYS | _BOOL_KEYS | _MAP_KEYS | {"max-file-size", "cache-dir"}
+KNOWN_KEYS = _LIST_KEYS | _BOOL_KEYS | _MAP_KEYS | {"max-file-size", "cache-dir", "output-format"}
+# `dynlint check --output-format` values (report/formats.py renders them); `text` = concise.
+OUTPUT_FORMATS = ("full", "concise", "text", "json", "json-lines", "sarif", "github", "gitlab",
+                  "junit", "pylint")
 
 
 def apply_table(s: Settings, table: dict, base: Path, origin_of, section: str = "") -> None:
@@ -255,6 +259,10 @@ def apply_table(s: Settings, table: dict, base: Path, origin_of, section: str = 
             if not isinstance(value, str):
                 fail(raw_key, "must be a string")
             s.cache_dir = str(base / value)
+        elif key == "output-format":
+            if value not in OUTPUT_FORMATS:
+                fail(raw_key, f"must be one of {', '.join(OUTPUT_FORMATS)}")
+            s.output_format = value
         s._patterns = None
 
 

@@ -1,14 +1,14 @@
-"""Output formats: text, json, sarif (2.1.0, for GitHub code scanning), github annotations."""
+"""Output formats: full (the default, as ruff's), concise (= text), json, json-lines, sarif (2.1.0,
+for GitHub code scanning), github annotations; gitlab, junit and pylint in ci_formats.py."""
 from __future__ import annotations
 
 import json
 from dataclasses import asdict
 
 from .. import __version__
+from ..project.config import OUTPUT_FORMATS as FORMATS  # noqa: F401  (re-exported)
 from .locate import fixable, location  # noqa: F401  (re-exported)
 
-FORMATS = ("text", "concise", "full", "json", "json-lines", "sarif", "github", "gitlab",
-           "junit", "pylint")
 _SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 
 
