@@ -83,3 +83,27 @@ def test_the_mask_is_lined_up_in_the_shortest_proved_form(dynlint, tmp_path):
     assert "torch.where(same, x, 0).sum()" in added
     assert "torch.where(x.isnan(), x.abs(), 0).any()" in added
     assert "reshape" not in added
+
+
+def test_no_shorter_form_without_proof(dynlint, tmp_path):
+    """`x.view(shape)` may have any rank; `x.unsqueeze_(0)` changes the shape after the mask
+    was computed from it; a loop may bring last iteration's value: the general form stays."""
+    added = _diff(dynlint, tmp_path, """\
+        import torch
+
+
+        def f(x: torch.Tensor, m: torch.BoolTensor, shape, n: int):
+            y = x.view(shape)
+            k = m.view(-1)
+            keep = x > 0
+            x.unsqueeze_(0)
+            total = y[k].sum() + x[keep].sum()
+            z = x
+            for _ in range(n):
+                w = z > 0
+                z = z.flatten()
+                total = total + z[w].sum()
+            return total
+        """)
+    assert added.count(".reshape(") == 3, added
+    assert "unsqueeze(-1)" not in added
