@@ -65,7 +65,8 @@ def main() -> int:
     for name, n in collections.Counter(template(f) for f in safe).most_common():
         print(f"  {n:4d}  {name}")
     if lengths:
-        print(f"inserted text (safe): median {statistics.median(lengths):.0f}, max {lengths[-1]} chars")
+        print(f"inserted text (safe): median {statistics.median(lengths):.0f}, max {lengths[-1]} chars "
+              f"(all: {lengths})")
     for f in safe[:args.show]:
         print(f"  {f['path']}:{f['line']}: " + " | ".join(e["content"] for e in f["fix"]["edits"]))
     mtimes = {os.path.join(d, n): os.stat(os.path.join(d, n)).st_mtime_ns

@@ -74,6 +74,8 @@ class Facts:
                 return ("param", level) if isinstance(level, _DEFS[:3]) else None
             block, i, rest, owner = level
             for prev in reversed(block[:i]):
+                if _reshapes_in_place(prev, name):
+                    return None          # `x.unsqueeze_(0)`: the shape changed after the def
                 if not _binds(prev, name) and not (isinstance(prev, _DEFS[:2]) and prev.name == name):
                     continue
                 t = type(prev)
@@ -133,7 +135,8 @@ class Facts:
                 index = self._gather_index(node, args)
                 if index is not None:
                     return self.root(index, chain, depth + 1)
-            if name in _SAME_SHAPE and all(self._scalar(a) or self._dtype_or_device(a) for a in args):
+            if name in _SAME_SHAPE and all(self._scalar(a) or self._dtype_or_device(a)
+                                           for a in args + [k.value for k in node.keywords]):
                 return self.root(recv, chain, depth + 1)
         return ("opaque", id(node))
 
@@ -194,22 +197,15 @@ class Facts:
             recv, args, name = self._call_parts(node)
             kw = {k.arg: k.value for k in node.keywords}
             if recv is not None:
-                if name in ("view", "reshape") and args and not kw:
-                    if len(args) == 1 and type(args[0]) in (ast.Tuple, ast.List):
-                        args = args[0].elts
-                    if all(type(a) is not ast.Starred and self._scalar(a) for a in args):
-                        return None, len(args)
-                    return None
+                if name in ("view", "reshape", "repeat", "expand") and args and not kw:
+                    sizes = self._sizes(args)
+                    return None if sizes is None else (None, sizes)
                 if name == "flatten" and not kw:
                     if not args:
                         return None, 1
                     if len(args) == 1 and _int(args[0]) is not None and _int(args[0]) >= 0:
                         return None, _int(args[0]) + 1
                     return None
-                if name in ("repeat", "expand") and args and not kw and \
-                        all(type(a) is not ast.Starred and self._scalar(a) for a in args) and \
-                        not (len(args) == 1 and type(args[0]) in (ast.Tuple, ast.List)):
-                    return None, len(args)     # as many dimensions as sizes given
                 if name == "unsqueeze" and (len(args) == 1) != ("dim" in kw) and len(args) <= 1:
                     base = self.rank(recv, chain, depth + 1)
                     return None if base is None else (base[0], base[1] + 1)
@@ -229,7 +225,9 @@ class Facts:
         root = self.root(node, chain)
         if root[0] != "opaque":
             return (self._find(root), 0)
-        if t in (ast.BinOp, ast.Compare, ast.UnaryOp) or t is ast.Call and self._call_parts(node)[2] in _SAME_SHAPE:
+        if t in (ast.BinOp, ast.Compare, ast.UnaryOp) or t is ast.Call and \
+                self._call_parts(node)[2] in _SAME_SHAPE and \
+                all(self._scalar(k.value) or self._dtype_or_device(k.value) for k in node.keywords):
             ops = _operands(node)
             ranks = [self.rank(o, chain, depth + 1) for o in ops if not self._scalar(o)]
             if len(ranks) == 1:
@@ -294,6 +292,20 @@ class Facts:
             return f.value, list(node.args), f.attr
         return None, [], None
 
+    def _sizes(self, args):
+        """How many sizes `view`/`reshape`/`repeat`/`expand` were given (the result's rank),
+        if the code shows it: int arguments, or one tuple/list literal of them. One other
+        argument may be a whole shape (`x.view(shape)`), so it tells nothing."""
+        if len(args) == 1:
+            if type(args[0]) in (ast.Tuple, ast.List):
+                args = args[0].elts
+            elif _int(args[0]) is None:
+                return None
+        if all(type(a) is not ast.Starred and (_int(a) is not None or self._scalar(a) and
+                                               type(a) not in (ast.Tuple, ast.List)) for a in args):
+            return len(args)
+        return None
+
     def _is_torch_call(self, node) -> bool:
         f = node.func
         q = self.analyzer.qualname(f) if type(f) in (ast.Name, ast.Attribute) else None
@@ -347,6 +359,16 @@ def _shape_source(node):
             and not node.args and not node.keywords:
         return node.func.value
     return None
+
+
+_IN_PLACE_RESHAPES = frozenset("resize_ resize_as_ unsqueeze_ squeeze_ t_ transpose_ swapaxes_ "
+                               "swapdims_ set_ as_strided_".split())
+
+
+def _reshapes_in_place(stmt, name: str) -> bool:
+    return any(type(n) is ast.Call and type(n.func) is ast.Attribute and
+               n.func.attr in _IN_PLACE_RESHAPES and type(n.func.value) is ast.Name and
+               n.func.value.id == name for n in ast.walk(stmt))
 
 
 def _levels(chain):
