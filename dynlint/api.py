@@ -15,7 +15,7 @@ def build_engine(settings: Settings | None = None, select=None, extend_select=()
     settings = settings or Settings()
     rules = load_rules([*settings.rule_dirs, *rule_dirs])
     chosen = select_rules(rules, settings.select, settings.extend_select, settings.ignore,
-                          cli=(select, list(extend_select), list(ignore)))
+                          cli=(select, list(extend_select), list(ignore)), target=settings.target)
     return Engine(chosen)
 
 

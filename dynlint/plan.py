@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from .engine.match import Engine
 from .engine.rules import RuleError, load_rules, rules_fingerprint
 from .project.config import (FILE_DIAGNOSTIC_CODES, ConfigError, Settings, check_selectors,
-                             code_ignored, matching_codes, select_codes, unknown_selector)
+                             code_ignored, default_codes, matching_codes, select_codes, unknown_selector)
 from .project.resolve import Resolver
 
 _RULES: dict[tuple, list] = {}
@@ -85,7 +85,7 @@ class Plan:
             for value in values or ():
                 if not matching_codes(value, known):
                     raise ConfigError(f"{option}: {unknown_selector(value)}")
-        defaults = [r.code for r in rules if r.default] + list(FILE_DIAGNOSTIC_CODES)
+        defaults = default_codes(rules, settings.target)
         codes = frozenset(select_codes(known, defaults, settings.select, settings.extend_select,
                                        settings.ignore, cli=self.cli))
         enabled = [r for r in rules if r.code in codes]

@@ -16,14 +16,14 @@ class Net(torch.nn.Module):
         idx = torch.nonzero(x)
         return s, idx
 """
-FIXED = FIXABLE.replace("x[x > 0].sum()", "torch.where(x > 0, x, torch.zeros_like(x)).sum()")
+FIXED = FIXABLE.replace("x[x > 0].sum()", "torch.where(x > 0, x, 0).sum()")
 UNSAFE_ONLY = """\
 import torch
 
 
 class Net(torch.nn.Module):
     def forward(self, x):
-        y = x[x > 0]
+        y = torch.unique(x)
         return y
 """
 
@@ -55,7 +55,7 @@ def test_diff_writes_nothing_and_exits_1(dynlint, write, tmp_path):
     assert path.read_text() == FIXABLE
     assert r.stdout.startswith("--- m.py\n+++ m.py\n@@ ")
     assert "-        s = x[x > 0].sum()   # and this one\n" in r.stdout
-    assert "+        s = torch.where(x > 0, x, torch.zeros_like(x)).sum()   # and this one\n" in r.stdout
+    assert "+        s = torch.where(x > 0, x, 0).sum()   # and this one\n" in r.stdout
     clean = write("clean.py", FIXED)
     r = dynlint("check", "--diff", "--no-cache", "clean.py", cwd=tmp_path)
     assert r.returncode == 0 and r.stdout == "" and clean.read_text() == FIXED
@@ -67,8 +67,7 @@ def test_unsafe_fixes_need_their_flag(dynlint, write, tmp_path):
     assert path.read_text() == UNSAFE_ONLY and r.returncode == 1
     assert r.stdout.endswith("Found 1 issue.\n1 unsafe fix available with `--fix --unsafe-fixes`.\n")
     r = dynlint("check", "--fix", "--unsafe-fixes", "--no-cache", "m.py", cwd=tmp_path)
-    assert path.read_text() == UNSAFE_ONLY.replace(
-        "x[x > 0]", "torch.where(x > 0, x, torch.zeros_like(x))")
+    assert path.read_text() == UNSAFE_ONLY.replace("torch.unique(x)", "torch.unique(x.cpu()).to(x.device)")
     assert r.returncode == 0 and "1 fixed" in r.stdout
 
 
@@ -85,7 +84,7 @@ def test_show_fixes(dynlint, write, tmp_path):
     lines = r.stdout.splitlines()
     i = next(k for k, line in enumerate(lines) if "DYN101" in line)
     assert lines[i + 1].startswith("    fix (safe): sum over the whole tensor")
-    assert lines[i + 2] == "    + torch.where(x > 0, x, torch.zeros_like(x))"
+    assert lines[i + 2] == "    + torch.where(x > 0, x, 0)"
 
 
 def test_json_carries_the_fix(dynlint, write, tmp_path):
@@ -95,7 +94,7 @@ def test_json_carries_the_fix(dynlint, write, tmp_path):
     fix = by_code["DYN101"]["fix"]
     assert fix["applicability"] == "safe" and fix["imports"] == ["torch"]
     assert fix["edits"] == [{"line": 7, "column": 13, "end_line": 7, "end_column": 21,
-                             "content": "torch.where(x > 0, x, torch.zeros_like(x))"}]
+                             "content": "torch.where(x > 0, x, 0)"}]
     assert by_code["DYN102"]["fix"] is None
 
 

@@ -75,34 +75,38 @@ def test_statistics_text_and_json(dynlint, write, tmp_path):
     assert {d["code"]: d["fixable_count"] for d in doc} == {"DYN100": 1, "DYN101": 0, "DYN201": 0}
 
 
+# An unsafe fix (unique's explicit CPU fallback: the same values, host copies added).
+UNSAFE_SRC = SRC.replace("x[x > 0]", "torch.unique(x)")
+
+
 def test_hints_follow_ruff(dynlint, write, tmp_path):
-    write("m.py", SRC)
+    write("m.py", UNSAFE_SRC)
     r = dynlint("check", "--no-cache", "m.py", cwd=tmp_path)
     assert r.stdout.endswith("Found 3 issues.\n[*] 1 fixable with `--fix` "
                              "(1 unsafe fix available with `--fix --unsafe-fixes`).\n")
     r = dynlint("check", "--no-cache", "--unsafe-fixes", "m.py", cwd=tmp_path)
     assert r.stdout.endswith("[*] 2 fixable with `--fix`.\n")
-    assert "m.py:5:13: DYN101 [*]" in r.stdout
-    r = dynlint("check", "--no-cache", "--select", "DYN101", "m.py", cwd=tmp_path)
+    assert "m.py:5:13: DYN103 [*]" in r.stdout
+    r = dynlint("check", "--no-cache", "--select", "DYN103", "m.py", cwd=tmp_path)
     assert r.stdout.endswith("Found 1 issue.\n1 unsafe fix available with `--fix --unsafe-fixes`.\n")
 
 
 def test_diff_count_show_fixes_and_exit_switches(dynlint, write, tmp_path):
-    p = write("m.py", SRC)
+    p = write("m.py", UNSAFE_SRC)
     r = dynlint("check", "--no-cache", "--diff", "m.py", cwd=tmp_path)
     assert r.returncode == 1 and r.stdout.startswith("--- m.py")
     assert r.stderr.endswith("Would fix 1 issue (1 additional fix available with `--unsafe-fixes`).\n")
-    r = dynlint("check", "--no-cache", "--diff", "--select", "DYN101", "m.py", cwd=tmp_path)
+    r = dynlint("check", "--no-cache", "--diff", "--select", "DYN103", "m.py", cwd=tmp_path)
     assert r.returncode == 0 and r.stderr == "No issues would be fixed (1 fix available with `--unsafe-fixes`).\n"
     r = dynlint("check", "--no-cache", "-s", "m.py", cwd=tmp_path)
     assert r.returncode == 1 and r.stdout == ""
     assert dynlint("check", "--no-cache", "-e", "m.py", cwd=tmp_path).returncode == 0
     r = dynlint("check", "--no-cache", "--fix", "--show-fixes", "m.py", cwd=tmp_path)
     assert "\nFixed 1 issue:\n- m.py:\n    1 × DYN100 (unused-noqa)\n" in r.stdout
-    p.write_text(SRC)
+    p.write_text(UNSAFE_SRC)
     r = dynlint("check", "--no-cache", "--fix", "--select", "DYN100", "--exit-non-zero-on-fix", "m.py", cwd=tmp_path)
     assert r.returncode == 1 and "All checks passed" not in r.stdout and "0 remaining" in r.stdout
-    r = dynlint("check", "--no-cache", "--show-fix-suggestions", "--select", "DYN101", "m.py", cwd=tmp_path)
+    r = dynlint("check", "--no-cache", "--show-fix-suggestions", "--select", "DYN103", "m.py", cwd=tmp_path)
     assert "    fix (unsafe):" in r.stdout
 
 

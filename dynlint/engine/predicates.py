@@ -11,6 +11,8 @@ import ast
 from dataclasses import dataclass
 
 from ..analysis import kinds as K
+from ..analysis.evidence import tensor_by_evidence
+from ..analysis.tensor_api import TENSOR_NAMES
 from ..analysis.kinds import BOOL, HOST, NOT, PROBABLE, TENSOR, UNKNOWN
 from ..analysis.tensor_api import HOST_FACTORIES, SEQUENCE_TYPES, VALIDATED_DISTRIBUTIONS
 from .patterns import same_code
@@ -65,6 +67,37 @@ def tensor(ctx, node):
 def probable_tensor(ctx, node):
     """The expression is a tensor or probably one (e.g. an unannotated parameter of `forward`, a submodule's output)."""
     return K.level(ctx.kind(node)) >= PROBABLE
+
+
+@predicate()
+def tensor_operand(ctx, node):
+    """A tensor, probably one, or a name that the function's own code proves to hold one: a tensor-only method is called on it (`t.ne(pad)`, `x.view(-1)`), it is the input of a torch function (`torch.gather(a, ...)`), or, in a module that does not import numpy, it is indexed by a torch boolean mask. For fixes in unannotated functions."""
+    if K.level(ctx.kind(node)) >= PROBABLE:
+        return True
+    t = type(node)
+    if t is ast.Compare:             # `x > 0`, `t != pad` of such a name is a tensor too
+        return any(tensor_operand(ctx, o) for o in [node.left, *node.comparators])
+    if t is ast.BinOp:
+        return tensor_operand(ctx, node.left) or tensor_operand(ctx, node.right)
+    if t is ast.UnaryOp and type(node.op) is not ast.Not:
+        return tensor_operand(ctx, node.operand)
+    if t is ast.Call and type(node.func) is ast.Attribute and node.func.attr in TENSOR_NAMES \
+            and node.func.attr not in K.NOT_TENSOR_METHODS and node.func.attr not in K.HOST_METHODS:
+        return tensor_operand(ctx, node.func.value)
+    return tensor_by_evidence(ctx.analyzer, node, ctx.frame.node if ctx.frame is not None else None)
+
+
+@predicate()
+def boolean_expression(ctx, node):
+    """A comparison (`c != -1`), or `~`/`&`/`|`/`^` of such expressions, or a boolean mask: a value of bool dtype whatever its operands are."""
+    t = type(node)
+    if t is ast.Compare:
+        return all(type(o) in _COMPARE_OPS for o in node.ops)
+    if t is ast.UnaryOp and type(node.op) is ast.Invert:
+        return boolean_expression(ctx, node.operand)
+    if t is ast.BinOp and type(node.op) in (ast.BitAnd, ast.BitOr, ast.BitXor):
+        return boolean_expression(ctx, node.left) and boolean_expression(ctx, node.right)
+    return bool_mask(ctx, node)
 
 
 @predicate()
@@ -850,6 +883,46 @@ def pure(ctx, node):
             return True
         return type(f) is ast.Attribute and f.attr in _PURE_METHODS and pure(ctx, f.value)
     return False
+
+
+@predicate()
+def side_effect_free(ctx, node):
+    """Evaluating the expression changes nothing else and draws no random numbers: names, attributes, constants, subscripts, arithmetic, and calls of tensor methods or torch functions that work neither in place nor at random (`a.mul(w)`, `torch.exp(x)`). A fix may evaluate it in another order relative to a `pure` expression, and read its metadata (`.dim()`) again."""
+    t = type(node)
+    if t is ast.Call:
+        args = list(node.args) + [k.value for k in node.keywords]
+        if any(k.arg is None for k in node.keywords) or any(type(a) is ast.Starred for a in node.args) \
+                or not all(side_effect_free(ctx, a) for a in args):
+            return False
+        f = node.func
+        name = _torch_name(ctx, f)
+        if name is None and type(f) is ast.Attribute and side_effect_free(ctx, f.value) and \
+                K.level(ctx.kind(f.value)) >= PROBABLE:
+            name = f.attr
+        return name is not None and name in TENSOR_NAMES and not name.endswith("_") and \
+            name not in _MUTATING
+    if t in (ast.Name, ast.Constant):
+        return True
+    if t is ast.Attribute:
+        return side_effect_free(ctx, node.value)
+    if t is ast.Subscript:
+        return side_effect_free(ctx, node.value) and side_effect_free(ctx, node.slice)
+    if t is ast.Slice:
+        return all(v is None or side_effect_free(ctx, v) for v in (node.lower, node.upper, node.step))
+    if t in (ast.Tuple, ast.List):
+        return all(side_effect_free(ctx, e) for e in node.elts)
+    if t is ast.UnaryOp:
+        return side_effect_free(ctx, node.operand)
+    if t is ast.BinOp:
+        return side_effect_free(ctx, node.left) and side_effect_free(ctx, node.right)
+    if t is ast.Compare:
+        return side_effect_free(ctx, node.left) and all(side_effect_free(ctx, c) for c in node.comparators)
+    return False
+
+
+# Tensor methods without a trailing underscore that still change state or draw random numbers.
+_MUTATING = frozenset("backward register_hook register_post_accumulate_grad_hook retain_grad "
+                      "record_stream resize item tolist numpy bernoulli multinomial".split())
 
 
 @predicate(arity=1)

@@ -16,6 +16,7 @@ import yaml
 
 from .patterns import Pattern, PatternError, compile_pattern
 from .predicates import REGISTRY
+from . import value_predicates  # noqa: F401 - registers its predicates in REGISTRY
 
 CODE_RE = re.compile(r"^[A-Z]{2,}[0-9]{3}$")
 NAME_RE = re.compile(r"^[a-z][a-z0-9-]*$")
@@ -71,6 +72,7 @@ class FixSpec:
     when: list[PredCall]
     replace: str
     imports: list[str]
+    build: str = ""          # a named builder (dynlint/fix/builders.py) instead of `replace`
 
 
 @dataclass
@@ -91,6 +93,7 @@ class Rule:
     examples: dict = field(default_factory=dict)
     path: str = ""
     builtin: str = ""
+    targets: tuple[str, ...] = ()       # on by default for these targets too (`target = ["hpu"]`)
 
     def needed_roles(self) -> frozenset:
         """Function roles where this rule can match, read from its `when` conditions."""
@@ -141,7 +144,8 @@ def _line(mapping, key=None):
 
 # -- parsing ----------------------------------------------------------------------------------
 _TOP_FIELDS = {"code", "name", "severity", "default", "summary", "why", "message", "match",
-               "fixes", "examples", "example", "alternative", "requires_text", "aten", "builtin"}
+               "fixes", "examples", "example", "alternative", "requires_text", "aten", "builtin",
+               "targets"}
 # Checks the engine implements itself (no patterns): a rule file names one with `builtin:`.
 BUILTINS = ("unused-noqa",)
 # Without a `severity`, a rule takes its family's: DYN1xx data-dependent shapes are errors,
@@ -214,7 +218,7 @@ def _parse_rule(path, d) -> Rule:
         alternative=d.get("alternative", "").rstrip(),
         requires_text=tuple(_str_list(path, d, "requires_text")),
         aten=tuple(_str_list(path, d, "aten")), examples=examples, path=str(path),
-        builtin=builtin,
+        builtin=builtin, targets=tuple(t.lower() for t in _str_list(path, d, "targets")),
     )
     _check_message(path, rule, d)
     return rule
@@ -296,7 +300,7 @@ def _parse_fix(path, f, label, parent) -> FixSpec:
     if not isinstance(f, dict):
         raise RuleError(path, _line(parent, "fixes"), label, "must be a mapping")
     allowed = {"applicability", "description", "pattern", "patterns", "where", "when",
-               "replace", "imports"}
+               "replace", "imports", "build"}
     unknown = set(f) - allowed
     if unknown:
         key = sorted(unknown)[0]
@@ -307,6 +311,14 @@ def _parse_fix(path, f, label, parent) -> FixSpec:
                         f"must be one of {', '.join(APPLICABILITIES)}, got {app!r}")
     patterns = _parse_patterns(path, f, label, parent)
     where, when = _parse_conditions(path, f, label, patterns)
+    # A builder (named Python code in dynlint/fix/builders.py, checked there, since the
+    # engine sits below the fixer) writes the replacement when a template cannot, e.g. a
+    # loop whose body is kept as it is.
+    build = f.get("build", "")
+    if not isinstance(build, str) or build and not re.fullmatch(r"[a-z_]+", build):
+        raise RuleError(path, _line(f, "build"), f"{label}.build", "must be a builder name")
+    if build:
+        f = dict(f, replace=f.get("replace", "pass"))
     replace = f.get("replace")
     if not isinstance(replace, str):
         raise RuleError(path, _line(f, "replace") or _line(f), f"{label}.replace",
@@ -325,7 +337,7 @@ def _parse_fix(path, f, label, parent) -> FixSpec:
     if isinstance(imports, str):
         imports = [imports]
     return FixSpec(app, str(f.get("description", "")).strip(), patterns, where, when,
-                   replace.strip("\n"), list(imports))
+                   replace.strip("\n"), list(imports), build)
 
 
 def _parse_preds(path, raw, line, label) -> list[PredCall]:

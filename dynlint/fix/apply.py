@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from ..project import notebook
 from ..project import source as sourcelib
+from .layout import wrap_long_statements
 from .splice import rewrite
 
 MAX_ROUNDS = 6
@@ -271,6 +272,7 @@ def fix_text(text: str, path: str, engine, unsafe=False, display_only=False, kee
     messages: list[str] = []
     fixed = 0
     findings = None
+    original = text
     try:
         tree = ast.parse(text)         # one parse per round: check and rewrite share it
     except (SyntaxError, ValueError) as exc:
@@ -304,6 +306,10 @@ def fix_text(text: str, path: str, engine, unsafe=False, display_only=False, kee
         findings = None
     else:
         messages.append(f"{path}: fixes still pending after {MAX_ROUNDS} rounds")
+    if fixed:
+        wrapped = wrap_long_statements(original, text, path)
+        if wrapped != text:
+            text, findings = wrapped, None
     if findings is None:
         findings = _check(engine, text, path, keep)
     return ("\ufeff" if bom else "") + text, fixed, findings, messages

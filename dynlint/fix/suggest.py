@@ -27,10 +27,12 @@ import re
 import textwrap
 from collections import ChainMap
 
+from . import align
 from ..engine.spans import char_col, segment
 from ..finding import Edit, Fix
 from ..engine.patterns import META_PREFIX, Pattern, meta_name, same_code
-from ..engine.predicates import MatchContext
+from ..engine.predicates import MatchContext, _binds
+from .splice import _top_level_names
 
 _META_RE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 _SKIP_FIELDS = frozenset({"ctx", "type_comment", "kind"})
@@ -48,13 +50,15 @@ def suggest_fix(rule, node, binds, analyzer, matcher) -> Fix | None:
     # those answers out of the analyzer's cache, so fixing never changes what is flagged.
     kinds = analyzer._kinds
     analyzer._kinds = ChainMap({}, kinds)
+    analyzer.fix_flagged = node          # for `holds_flagged`: whose fix is being built
     try:
         chain = ancestors(analyzer, node)
         for spec in rule.fixes:
             for pat in spec.patterns:
                 for target, fbinds, parent, field in _matches(pat, chain, matcher):
                     try:
-                        fix = _build(spec, pat, node, target, fbinds, parent, field, analyzer)
+                        fix = _build(spec, pat, node, target, fbinds, parent, field, analyzer,
+                                     chain)
                     except (NoFix, SyntaxError, ValueError, RecursionError):
                         fix = None
                     if fix is not None:
@@ -100,8 +104,8 @@ def _matches(pat: Pattern, chain, matcher):
         stmt = chain[k]
         if not isinstance(stmt, ast.stmt):
             continue
-        owner = _owner(stmt, chain[k + 1:])
-        block = _block_of(owner, stmt)
+        owner = align.owner_of(stmt, chain[k + 1:])
+        block = align.block_of(owner, stmt)
         if block is None:
             return
         i = next(j for j, s in enumerate(block) if s is stmt)
@@ -133,18 +137,6 @@ def _match_statements(pats, stmts, matcher):
     return binds
 
 
-def _owner(stmt, ancestors):
-    return next((a for a in ancestors if _block_of(a, stmt) is not None), None)
-
-
-def _block_of(owner, stmt):
-    for name in ("body", "orelse", "finalbody", "handlers", "cases"):
-        block = getattr(owner, name, None)
-        if type(block) is list and any(s is stmt for s in block):
-            return block
-    return None
-
-
 def _parent_of(node, ancestors):
     """The real parent of `node` and its field. The analyzer's stack skips attributes and
     keywords, so look below the nearest stacked ancestor."""
@@ -163,7 +155,7 @@ def _parent_of(node, ancestors):
 
 
 # -- one fix --------------------------------------------------------------------------------
-def _build(spec, pat, flagged, target, binds, parent, field, analyzer) -> Fix | None:
+def _build(spec, pat, flagged, target, binds, parent, field, analyzer, chain) -> Fix | None:
     lines = analyzer.lines
     for value in binds.values():
         if not isinstance(value, ast.stmt) and _contains(value, flagged):
@@ -181,26 +173,66 @@ def _build(spec, pat, flagged, target, binds, parent, field, analyzer) -> Fix | 
         for p in preds:
             if not p(ctx, value):
                 return None
+    facts = _LazyFacts(analyzer, _statement_chain(chain, stmts or target))
     if stmts is None:
-        text = _render(spec.replace, binds, lines, "")
+        if spec.build:
+            raise NoFix("builders write statements")
+        text = _render(spec.replace, binds, lines, "", facts)
         new = ast.parse(text, mode="eval").body
         ops: list = []
         _diff(target, new, parent, field, ops)
         new_lines = text.split("\n")
     else:
         indent = _indent(stmts[0], lines)
-        text = indent + _render(spec.replace, binds, lines, indent)
+        if spec.build:             # named Python code writes what a template cannot
+            from .builders import build_statements
+            text = indent + build_statements(spec.build, stmts, binds, analyzer, indent,
+                                             flagged, facts)
+        else:
+            text = indent + _render(spec.replace, binds, lines, indent, facts)
         source = "if 1:\n" + text if indent else text
         body = ast.parse(source).body
         new_body = body[0].body if indent else body
         ops = []
         _diff_block(stmts, new_body, ops)
         new_lines = source.split("\n")
-    edits = tuple(sorted(_edits(ops, lines, new_lines), key=lambda e: (e.line, e.column)))
+    edits = list(_edits(ops, lines, new_lines))
     if not edits:
         return None
+    imports = []
+    for spec_import in spec.imports:
+        where = _import_place(spec_import, analyzer, chain)
+        if where == "module":
+            imports.append(spec_import)
+        elif where is not None:
+            edits.append(where)
+    edits = tuple(sorted(edits, key=lambda e: (e.line, e.column)))
     return Fix(spec.applicability, _describe(spec.description, binds, lines), edits,
-               tuple(spec.imports))
+               tuple(imports))
+
+
+def _import_place(spec: str, analyzer, chain):
+    """Where a fix's import goes: "module" (after the module's imports), None (the name is
+    already bound where the fix is), or an edit putting it first in the enclosing function,
+    for a module that imports torch only inside functions, on purpose (lazily)."""
+    if spec.startswith(("from ", "optional ")) or not analyzer.tree:
+        return "module"
+    name = spec.removeprefix("import ").strip().split(".")[0]
+    if name in _top_level_names(analyzer.tree):
+        return "module"                      # already there: nothing is added
+    functions = [a for a in chain if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    if any(_binds(s, name) for f in functions for s in f.body):
+        return None
+    lazy = any(type(n) in (ast.Import, ast.ImportFrom) and _binds(n, name)
+               for n in ast.walk(analyzer.tree))
+    if not lazy or not functions:
+        return "module"
+    body = functions[0].body
+    first = body[1] if len(body) > 1 and type(body[0]) is ast.Expr and \
+        type(body[0].value) is ast.Constant and isinstance(body[0].value.value, str) else body[0]
+    indent = _indent(first, analyzer.lines)
+    line, col = _start(first, analyzer.lines)
+    return Edit(line, col, line, col, f"{spec if spec.startswith('import ') else 'import ' + spec}\n{indent}")
 
 
 def _contains(outer, inner) -> bool:
@@ -229,15 +261,28 @@ def _describe(description: str, binds, lines) -> str:
 
 
 # -- rendering a template -------------------------------------------------------------------
-def _render(template: str, binds, lines, indent: str) -> str:
+def _render(template: str, binds, lines, indent: str, facts=None) -> str:
     """The template with metavariables replaced by their source text; lines after the
-    first are indented by `indent` (the source text keeps its own indentation)."""
+    first are indented by `indent` (the source text keeps its own indentation). The
+    pseudo-calls `lined_up($M, $X)` and `selected($M, $X)` become the shortest form the
+    code proves (`align.py`)."""
     code = _META_RE.sub(lambda m: META_PREFIX + m.group(1), textwrap.dedent(template).strip("\n"))
     tree = ast.parse(code)
     subs: dict[int, list] = {}
+    inside: set = set()
     for parent in ast.walk(tree):
         for fname, value in ast.iter_fields(parent):
             for child in value if isinstance(value, list) else (value,):
+                if id(child) in inside:
+                    continue
+                pseudo = _pseudo(child, binds, lines, facts)
+                if pseudo is not None:
+                    inside.update(id(n) for n in ast.walk(child))
+                    node = ast.parse(pseudo, mode="eval").body
+                    if needs_parens(node, parent, fname, pseudo):
+                        pseudo = f"({pseudo})"
+                    subs.setdefault(child.lineno, []).append((child.col_offset, child.end_col_offset, pseudo))
+                    continue
                 name = meta_name(child) if type(child) is ast.Name else None
                 if name is None:
                     continue
@@ -258,6 +303,50 @@ def _render(template: str, binds, lines, indent: str) -> str:
             raw = raw[:start] + text.encode("utf-8") + raw[end:]
         out.append((indent if i > 1 else "") + raw.decode("utf-8"))
     return "\n".join(out)
+
+
+_PSEUDO = {"lined_up": align.lined_up, "selected": align.selected,
+           "broadcast_count": align.broadcast_count}
+
+
+def _pseudo(node, binds, lines, facts):
+    """The text of a pseudo-call `lined_up($M, $X)` / `selected($M, $X)`, else None."""
+    if type(node) is not ast.Call or type(node.func) is not ast.Name or node.func.id not in _PSEUDO:
+        return None
+    names = [meta_name(a) if type(a) is ast.Name else None for a in node.args]
+    if len(names) != 2 or None in names or any(binds.get(n) is None for n in names):
+        raise NoFix(f"{node.func.id}() takes two bound metavariables")
+    mask, x = (binds[n] for n in names)
+
+    def atom(text):
+        n = ast.parse(text, mode="eval").body if _parses(text) else None
+        return text if n is not None and precedence(n, text) >= _ATOM and "\n" not in text else f"({text})"
+    return _PSEUDO[node.func.id](facts.get(), mask, x, segment(mask, lines), segment(x, lines), atom)
+
+
+class _LazyFacts:
+    """Shape facts are only computed for templates that ask for them."""
+
+    def __init__(self, analyzer, chain):
+        self.analyzer, self.chain, self.facts = analyzer, chain, None
+
+    def get(self):
+        if self.facts is None:
+            self.facts = align.Facts(self.analyzer, self.chain)
+        return self.facts
+
+
+def _statement_chain(chain, target):
+    """The ancestors of the statement where the matched code starts, nearest first."""
+    if isinstance(target, list):
+        for k, node in enumerate(chain):
+            if any(node is s for s in target):
+                return [target[0]] + chain[k + 1:]
+        return [target[0]]
+    for k, node in enumerate(chain):
+        if isinstance(node, ast.stmt):
+            return chain[k:]
+    return [target]
 
 
 def expression_text(node, lines, parent, field) -> str:

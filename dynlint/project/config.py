@@ -13,6 +13,7 @@ command line's overrides. Which config file applies to which file is `resolve.Re
     rule-dirs = ["tools/dynlint_rules"]  # extra YAML rule directories
     max-file-size = 5000000            # bytes; bigger files get DYN904 and are skipped
     cache-dir = ".dynlint_cache"
+    target = ["hpu"]                   # turns on the rules that are on by default for it
 
 Relative patterns and directories are relative to the config file's directory (settings
 given on the command line: to the current directory). docs/configuration.md has the details.
@@ -76,6 +77,7 @@ class Settings:
     rule_dirs: list[str] = field(default_factory=list)
     max_file_size: int = DEFAULT_MAX_BYTES
     cache_dir: str | None = None
+    target: list[str] = field(default_factory=list)        # e.g. ["hpu"]: Gaudi-only rules on
     output_format: str | None = None
     origins: dict[str, str] = field(default_factory=dict)  # setting -> where its value came from
     _patterns: Patterns | None = field(default=None, repr=False, compare=False)
@@ -197,7 +199,8 @@ def _key_line(text: str, key: str, in_pyproject: bool) -> int | None:
     return None
 
 
-_LIST_KEYS = {"select", "extend-select", "ignore", "exclude", "extend-exclude", "rule-dirs"}
+_LIST_KEYS = {"select", "extend-select", "ignore", "exclude", "extend-exclude", "rule-dirs",
+              "target"}
 _BOOL_KEYS = {"respect-gitignore", "force-exclude"}
 _MAP_KEYS = {"per-file-ignores", "extend-per-file-ignores"}
 KNOWN_KEYS = _LIST_KEYS | _BOOL_KEYS | _MAP_KEYS | {"max-file-size", "cache-dir", "output-format"}
@@ -216,6 +219,8 @@ def apply_table(s: Settings, table: dict, base: Path, origin_of, section: str = 
         key = raw_key.replace("_", "-")
         if key not in KNOWN_KEYS:
             fail(raw_key, f"unknown setting (known: {', '.join(sorted(KNOWN_KEYS))})")
+        if key == "target" and isinstance(value, str):
+            value = [value]                       # `target = "hpu"` reads naturally too
         if key in _LIST_KEYS and (not isinstance(value, list)
                                   or not all(isinstance(v, str) for v in value)):
             fail(raw_key, "must be a list of strings")
@@ -236,6 +241,8 @@ def apply_table(s: Settings, table: dict, base: Path, origin_of, section: str = 
             s.respect_gitignore = value
         elif key == "force-exclude":
             s.force_exclude = value
+        elif key == "target":
+            s.target = [v.lower() for v in value]
         elif key == "rule-dirs":
             s.rule_dirs = [str((base / v).resolve()) for v in value]
         elif key in _MAP_KEYS:
@@ -336,10 +343,18 @@ def select_codes(known, defaults, select=None, extend_select=(), ignore=(), cli=
     return chosen
 
 
-def select_rules(rules, select=None, extend_select=(), ignore=(), cli=None):
+def default_codes(rules, target=()) -> list[str]:
+    """Codes on when nothing is selected: rules marked `default: true`, those whose `targets`
+    name one of the configured targets (`target = ["hpu"]`), and the file diagnostics."""
+    wanted = {t.lower() for t in target}
+    return [r.code for r in rules if r.default or wanted & set(getattr(r, "targets", ()))] + \
+        list(FILE_DIAGNOSTIC_CODES)
+
+
+def select_rules(rules, select=None, extend_select=(), ignore=(), cli=None, target=()):
     """The enabled rules (the file diagnostics DYN9xx are selectable too, but are not rules)."""
     known = [r.code for r in rules] + list(FILE_DIAGNOSTIC_CODES)
-    defaults = [r.code for r in rules if r.default] + list(FILE_DIAGNOSTIC_CODES)
+    defaults = default_codes(rules, target)
     chosen = select_codes(known, defaults, select, extend_select, ignore, cli)
     return [r for r in rules if r.code in chosen]
 

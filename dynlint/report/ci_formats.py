@@ -104,9 +104,10 @@ def full(findings, unsafe: bool = False) -> str:
         if f.fix is not None:
             out.append(f"help: {f.fix.description or 'apply the suggested fix'}\n")
             out.append(_fix_diff(f, lines))
-            if f.fix.applicability != "safe":
-                out.append(f"note: this is {'an unsafe' if f.fix.applicability == 'unsafe' else 'a display-only'} "
-                           "fix and may change what callers see\n")
+            if f.fix.applicability == "unsafe":
+                out.append("note: this is an unsafe fix: callers may see another shape\n")
+            elif f.fix.applicability == "display-only":
+                out.append("note: this is a display-only suggestion: --fix does not apply it\n")
         out.append("\n")
     return "".join(out)
 

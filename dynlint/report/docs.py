@@ -31,9 +31,24 @@ def rules_table(rules, fmt: str = "text") -> str:
     return "\n".join(out) + "\n"
 
 
+def _shows(patterns, code: str) -> bool:
+    """The example holds code of the pattern's first line (metavariables match names)."""
+    first = patterns[0].source.strip().split("\n")[0] if patterns else ""
+    rx = re.escape(first).replace(re.escape("..."), ".*")
+    rx = re.sub(r"\\\$[A-Za-z_]\w*", r"[\\w.\\[\\]()=<>!, ]+?", rx)
+    return bool(first) and re.search(rx, code) is not None
+
+
+def _default(rule) -> str:
+    targets = getattr(rule, "targets", ())
+    if rule.default or not targets:
+        return "on" if rule.default else "off"
+    return f"off (on for target {', '.join(targets)})"
+
+
 def rule_doc(rule) -> str:
     parts = [f"# {rule.code} {rule.name}", "",
-             f"Default: {'on' if rule.default else 'off'}    Severity: {rule.severity}    "
+             f"Default: {_default(rule)}    Severity: {rule.severity}    "
              f"Fix: {rule.fix_safety}", "", "## What it does", textwrap.fill(rule.summary, 88),
              "", "## Why is this bad?", textwrap.fill(rule.why, 88)]
     if rule.example:
@@ -47,6 +62,13 @@ def rule_doc(rule) -> str:
         parts.append(f"- {f.applicability}: {readable(f.description) or 'rewrite'}")
         before = readable(f.patterns[0].source) if f.patterns else ""
         after = readable(f.replace)
+        if getattr(f, "build", ""):
+            # Written by Python code, not a template: show the rule's own example of it.
+            # (the last that fits: builder examples follow the templates' in the YAML)
+            ex = next((e for e in reversed(rule.examples.get("fix") or [])
+                       if e.get("applicability", "safe") == f.applicability
+                       and _shows(f.patterns, e.get("before", ""))), None)
+            before, after = (ex["before"].strip(), ex["after"].strip()) if ex else ("", "")
         if before and after:
             parts += ["  ```python", textwrap.indent(before, "  "), "  # becomes",
                       textwrap.indent(after, "  "), "  ```"]
