@@ -37,6 +37,6 @@ def test_input_rules_default_and_opt_in(dynlint, write):
 def test_grown_tensor_fix_is_display_only(dynlint, write):
     path = write("gen.py", SCRIPT)
     r = dynlint("check", "--isolated", "--no-cache", "--show-fix-suggestions", "--select", "DYN403", path)
-    assert "index_copy_(1, step, next_token)" in r.stdout
+    assert "index_copy_(1, tokens_pos, next_token)" in r.stdout
     r = dynlint("check", "--isolated", "--no-cache", "--fix", "--select", "DYN403", path)
     assert path.read_text() == SCRIPT            # display-only: never applied by --fix

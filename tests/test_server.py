@@ -22,7 +22,7 @@ MODEL = textwrap.dedent("""\
 
     class Net(nn.Module):
         def forward(self, x):
-            return x[x > 0]
+            return x[x > 0].sum()
     """)
 
 
@@ -152,7 +152,7 @@ def test_diagnostics_fix_noqa_hover(tmp_path):
             noqa = next(a for a in actions if "noqa" in a.title)
             (edit,) = noqa.edit.changes[uri]
             suppressed = apply(MODEL, edit)
-            assert "return x[x > 0]  # noqa: DYN101" in suppressed
+            assert "return x[x > 0].sum()  # noqa: DYN101" in suppressed
             assert await s.change(uri, suppressed, 2) == []
 
             # editing the fix in: the diagnostic goes away
