@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ..analysis import kinds as K
 from ..analysis.evidence import tensor_by_evidence
 from ..analysis.tensor_api import TENSOR_NAMES
-from ..analysis.kinds import BOOL, HOST, NOT, PROBABLE, TENSOR, UNKNOWN
+from ..analysis.kinds import BOOL, HOST, PROBABLE, TENSOR, UNKNOWN
 from ..analysis.tensor_api import HOST_FACTORIES, SEQUENCE_TYPES, VALIDATED_DISTRIBUTIONS
 from .patterns import same_code
 
@@ -855,34 +855,15 @@ def _torch_name(ctx, func) -> str | None:
 @predicate()
 def pure(ctx, node):
     """Evaluating the expression twice gives the same value and does nothing else: names, attributes, constants, subscripts, arithmetic and comparisons of those, and elementwise or view tensor methods (`.bool()`, `.ne(0)`, `.view(-1)`, `torch.isnan(x)`). A fix may repeat such an expression."""
-    t = type(node)
-    if t in (ast.Name, ast.Constant):
+    if type(node) is not ast.Call:
+        return _parts_pass(node, lambda part: pure(ctx, part), bool_ops=True)
+    args = list(node.args) + [k.value for k in node.keywords]
+    if any(k.arg is None for k in node.keywords) or not all(pure(ctx, a) for a in args):
+        return False
+    f = node.func
+    if _torch_name(ctx, f) in _PURE_TORCH:
         return True
-    if t is ast.Attribute:
-        return pure(ctx, node.value)
-    if t is ast.Subscript:
-        return pure(ctx, node.value) and pure(ctx, node.slice)
-    if t is ast.Slice:
-        return all(v is None or pure(ctx, v) for v in (node.lower, node.upper, node.step))
-    if t in (ast.Tuple, ast.List):
-        return all(pure(ctx, e) for e in node.elts)
-    if t is ast.UnaryOp:
-        return pure(ctx, node.operand)
-    if t is ast.BinOp:
-        return pure(ctx, node.left) and pure(ctx, node.right)
-    if t is ast.BoolOp:
-        return all(pure(ctx, v) for v in node.values)
-    if t is ast.Compare:
-        return pure(ctx, node.left) and all(pure(ctx, c) for c in node.comparators)
-    if t is ast.Call:
-        args = list(node.args) + [k.value for k in node.keywords]
-        if any(k.arg is None for k in node.keywords) or not all(pure(ctx, a) for a in args):
-            return False
-        f = node.func
-        if _torch_name(ctx, f) in _PURE_TORCH:
-            return True
-        return type(f) is ast.Attribute and f.attr in _PURE_METHODS and pure(ctx, f.value)
-    return False
+    return type(f) is ast.Attribute and f.attr in _PURE_METHODS and pure(ctx, f.value)
 
 
 @predicate()
@@ -901,22 +882,31 @@ def side_effect_free(ctx, node):
             name = f.attr
         return name is not None and name in TENSOR_NAMES and not name.endswith("_") and \
             name not in _MUTATING
+    return _parts_pass(node, lambda part: side_effect_free(ctx, part), bool_ops=False)
+
+
+def _parts_pass(node, check, bool_ops: bool) -> bool:
+    """For an expression that is not a call: whether every part of it passes `check` (names and
+    constants always do; kinds of node not listed never do)."""
+    t = type(node)
     if t in (ast.Name, ast.Constant):
         return True
     if t is ast.Attribute:
-        return side_effect_free(ctx, node.value)
+        return check(node.value)
     if t is ast.Subscript:
-        return side_effect_free(ctx, node.value) and side_effect_free(ctx, node.slice)
+        return check(node.value) and check(node.slice)
     if t is ast.Slice:
-        return all(v is None or side_effect_free(ctx, v) for v in (node.lower, node.upper, node.step))
+        return all(v is None or check(v) for v in (node.lower, node.upper, node.step))
     if t in (ast.Tuple, ast.List):
-        return all(side_effect_free(ctx, e) for e in node.elts)
+        return all(check(e) for e in node.elts)
     if t is ast.UnaryOp:
-        return side_effect_free(ctx, node.operand)
+        return check(node.operand)
     if t is ast.BinOp:
-        return side_effect_free(ctx, node.left) and side_effect_free(ctx, node.right)
+        return check(node.left) and check(node.right)
+    if t is ast.BoolOp and bool_ops:
+        return all(check(v) for v in node.values)
     if t is ast.Compare:
-        return side_effect_free(ctx, node.left) and all(side_effect_free(ctx, c) for c in node.comparators)
+        return check(node.left) and all(check(c) for c in node.comparators)
     return False
 
 
