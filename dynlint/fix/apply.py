@@ -144,14 +144,22 @@ def _fix_file(item):
         encoded = new.encode(_encoding(data))
     except (UnicodeEncodeError, LookupError) as exc:
         return None, 0, diff, messages + [f"{path}: fixed text cannot be encoded ({exc}); not written"]
-    try:
-        if _digest(_read(path)) != _digest(data):
-            return None, 0, diff, messages + [
-                f"{path}: file changed on disk since it was read; not overwritten"]
-        _atomic_write(path, encoded)
-    except OSError as exc:
-        return None, 0, diff, messages + [f"{path}: cannot write: {exc}"]
+    problem = _write_unless_changed(path, data, encoded)
+    if problem:
+        return None, 0, diff, messages + [problem]
     return remaining, fixed, diff, messages
+
+
+def _write_unless_changed(path, read_bytes: bytes, new_bytes: bytes) -> str | None:
+    """Write atomically, unless the file changed on disk since `read_bytes` were read (another
+    tool or an editor saved it): a message saying why nothing was written, else None."""
+    try:
+        if _digest(_read(path)) != _digest(read_bytes):
+            return f"{path}: file changed on disk since it was read; not overwritten"
+        _atomic_write(path, new_bytes)
+    except OSError as exc:
+        return f"{path}: cannot write: {exc}"
+    return None
 
 
 def _fix_notebook(path, before):
@@ -171,13 +179,9 @@ def _fix_notebook(path, before):
     diff = unified_diff(data.decode("utf-8-sig"), new_data.decode("utf-8"), path)
     if not write:
         return None, 0, diff, messages
-    try:
-        if _digest(_read(path)) != _digest(data):
-            return None, 0, diff, messages + [
-                f"{path}: file changed on disk since it was read; not overwritten"]
-        _atomic_write(path, new_data)
-    except OSError as exc:
-        return None, 0, diff, messages + [f"{path}: cannot write: {exc}"]
+    problem = _write_unless_changed(path, data, new_data)
+    if problem:
+        return None, 0, diff, messages + [problem]
     return notebook.to_cells(_check(engine, nb_after.text, path, _keeper(plan)), nb_after), \
         fixed, diff, messages
 
