@@ -15,6 +15,7 @@ from . import kinds as K
 from .kinds import BOOL, HOLDS, HOST, NOT, PROBABLE, ROW, SCALAR, SHAPE, TENSOR, UNKNOWN
 from .scopes import Scopes, index_module
 from .annotations import annotation_kind
+from .attributes import attribute_kind
 from .summaries import LocalCalls
 from .tensor_api import TENSOR_NAMES
 
@@ -301,6 +302,14 @@ class Analyzer:
             self.stack = outer_stack
         self.calls.done.add(id(info))
 
+    def _enclosing_class(self):
+        frame = self.frame
+        while frame is not None and frame.kind != "class":
+            if frame.cls is not None and frame.kind == "function":
+                return frame.cls
+            frame = frame.parent
+        return None
+
     def frame_info(self):
         frame = self.frame
         while frame is not None and frame.info is None:
@@ -511,7 +520,12 @@ class Analyzer:
             if base_node.id in ("self", "cls"):
                 if node.attr == "training":
                     return NOT
-                return self.frame.lookup("self." + node.attr)
+                k = self.frame.lookup("self." + node.attr)
+                if k == UNKNOWN and base_node.id == "self":
+                    cls = self._enclosing_class()
+                    if cls is not None:
+                        return attribute_kind(self, cls, node.attr)
+                return k
             if base_node.id in self.imports or base_node.id in self.classes:
                 # A module or class attribute: torch.float32, np.pi, Config.size.
                 return NOT if (self.qualname(node) or "").startswith("torch.") else UNKNOWN
