@@ -291,7 +291,12 @@ class Analyzer:
         self._bind_params(frame, node.args, is_method=info.cls is not None)
         self.calls.params[id(info)] = dict(frame.env)
         self.calls.infos[id(info)] = info
-        frame.env.update(self.calls.overrides.get(id(info), ()))
+        for name, k in self.calls.overrides.get(id(info), {}).items():
+            if type(k) is tuple:            # a tuple every caller passes: its items' kinds
+                frame.env[name] = NOT | (HOLDS if any(K.level(i) == TENSOR for i in k) else 0)
+                frame.tuples[name] = k
+            else:
+                frame.env[name] = k
         self.calls.returns[id(info)] = []
         # A second walk starts after the module's: its ancestors are just the function.
         revisit = not self.stack or self.stack[-1] is not node
@@ -379,6 +384,8 @@ class Analyzer:
     def bind(self, target: ast.AST, k: int, value: ast.AST | None = None) -> None:
         t = type(target)
         tuple_kinds = self._tuple_kinds.get(id(value)) if value is not None else None
+        if tuple_kinds is None and type(value) is ast.Name:
+            tuple_kinds = self._items_of(value)
         if t is ast.Name:
             self.frame.env[target.id] = k
             if tuple_kinds is not None:
@@ -396,6 +403,12 @@ class Analyzer:
             elif tuple_kinds is not None and len(tuple_kinds) == len(elts):
                 for e, item in zip(elts, tuple_kinds):
                     self.bind(e, item, None)
+            elif type(value) in (ast.ListComp, ast.GeneratorExp):
+                # `a, b = (torch.cat(...) for ...)`: every item is what the element gives
+                # (the comprehension's targets are bound by now).
+                item = self.kind(value.elt)
+                for e in elts:
+                    self.bind(e, UNKNOWN if type(e) is ast.Starred else item, None)
             else:
                 item = _unpacked(k)
                 for e in elts:

@@ -17,6 +17,7 @@ import yaml
 from .patterns import Pattern, PatternError, compile_pattern
 from .predicates import REGISTRY
 from . import value_predicates  # noqa: F401 - registers its predicates in REGISTRY
+from . import name_predicates  # noqa: F401 - registers its predicates in REGISTRY
 
 CODE_RE = re.compile(r"^[A-Z]{2,}[0-9]{3}$")
 NAME_RE = re.compile(r"^[a-z][a-z0-9-]*$")
