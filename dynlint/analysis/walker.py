@@ -16,6 +16,7 @@ from .kinds import BOOL, HOLDS, HOST, NOT, PROBABLE, ROW, SCALAR, SHAPE, TENSOR,
 from .scopes import Scopes, index_module
 from .annotations import annotation_kind
 from .attributes import attribute_kind
+from .evidence import PANDAS_ONLY, array_by_evidence
 from .summaries import LocalCalls
 from .tensor_api import TENSOR_NAMES
 
@@ -307,6 +308,21 @@ class Analyzer:
             self.stack = outer_stack
         self.calls.done.add(id(info))
 
+    @property
+    def _pandas_here(self) -> bool:
+        """The module's text names some pandas-only attribute (cached): else no scan."""
+        found = self.__dict__.get("_pandas_text")
+        if found is None or found[0] is not self.lines:
+            text = "\n".join(self.lines)
+            found = self._pandas_text = (self.lines, any("." + w in text for w in PANDAS_ONLY))
+        return found[1]
+
+    def _function_node(self):
+        frame = self.frame
+        while frame is not None and frame.kind != "function":
+            frame = frame.parent
+        return frame.node if frame is not None else None
+
     def _enclosing_class(self):
         frame = self.frame
         while frame is not None and frame.kind != "class":
@@ -445,7 +461,12 @@ class Analyzer:
         if t is ast.Name:
             k = self.frame.lookup(node.id)
             # Builtins (`tuple`, `len`, `str`) are not tensors unless rebound.
-            return NOT if k == UNKNOWN and node.id in _BUILTINS else k
+            if k == UNKNOWN and node.id in _BUILTINS:
+                return NOT
+            if K.level(k) in (UNKNOWN, PROBABLE) and self._pandas_here and \
+                    array_by_evidence(self, node.id, self._function_node()):
+                return NOT | K.ARRAY            # `df.iloc[...]` in the same function
+            return k
         if t is ast.Constant or t is ast.JoinedStr or t is ast.Lambda:
             return NOT
         if t is ast.Call:
