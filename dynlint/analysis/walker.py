@@ -127,8 +127,10 @@ class Analyzer:
         elif t is ast.Call:
             f = node.func
             # Only calls that can reach this file's own functions feed the call summaries.
+            # (`Class.static_method(...)` of a class of this file included.)
             if (type(f) is ast.Name and f.id in self.scopes.module_functions) or \
-                    (type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id == "self"):
+                    (type(f) is ast.Attribute and type(f.value) is ast.Name and
+                     (f.value.id == "self" or f.value.id in self.scopes.classes)):
                 self.calls.note_call(node)
         elif t is ast.FormattedValue:
             self.positions[id(node.value)] = "formatted"
