@@ -8,8 +8,8 @@ comparison and the verdict are computed by fix_sample.py.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import torch
 
@@ -180,8 +180,8 @@ def _esmfold(mod, kind="two chains"):
         from transformers import EsmFold2Config
         config = EsmFold2Config(
             folding_trunk_num_hidden_layers=1, parcae_num_coda_layers=1, num_loops=1,
-            esmc_config=dict(model_type="esmc", hidden_size=32, num_hidden_layers=1,
-                             num_attention_heads=2, intermediate_size=64))
+            esmc_config={"model_type": "esmc", "hidden_size": 32, "num_hidden_layers": 1,
+                         "num_attention_heads": 2, "intermediate_size": 64})
         state = torch.random.get_rng_state()
         torch.manual_seed(0)
         _ESMFOLD[id(mod)] = (mod, mod.EsmFold2Model(config).eval())
@@ -192,7 +192,7 @@ def _esmfold(mod, kind="two chains"):
     res = torch.tensor([[0, 1, 1, 0, 1, 2], [0, 1, 0, 1, 2, 2]])   # repeated keys collapse
     mol = torch.zeros(2, 6, dtype=torch.long)
     mask = torch.ones(2, 6, dtype=torch.bool)
-    if kind == "padded, a ligand":
+    if kind == "padded with a ligand":
         mask[1, 4:] = False
         mol[0, 5] = 1
     if kind == "one chain":
@@ -218,7 +218,7 @@ _DFINE = _cases(_dfine, ("random", {}), ("nothing matched (all-false mask)", {"p
 _FASTSPEECH = _cases(_fastspeech, ("random", {}), ("all-false masks", {"kind": "all-false"}),
                      ("inf/nan in masked slots", {"kind": "inf/nan in masked slots"}),
                      ("empty batch", {"batch": 0}), grad=True)
-_ESM = _cases(_esmfold, ("two chains", {}), ("padded, a ligand", {"kind": "padded, a ligand"}),
+_ESM = _cases(_esmfold, ("two chains", {}), ("padded with a ligand", {"kind": "padded with a ligand"}),
                ("one chain", {"kind": "one chain"}))
 
 CASES = {
