@@ -20,7 +20,7 @@ def test_a_torch_function_proves_its_input_is_a_tensor(dynlint, tmp_path):
         def masked_total(x, m):
             return torch.masked_select(x, m).sum()
         """)
-    assert added == "    return torch.where(m, x, 0).sum()\n"
+    assert added == "    return x.where(m, 0).sum()\n"
 
 
 def test_indexing_by_a_torch_mask_counts_only_without_numpy(dynlint, tmp_path):
@@ -28,7 +28,7 @@ def test_indexing_by_a_torch_mask_counts_only_without_numpy(dynlint, tmp_path):
         def masked_mean(values, mask):
             return values[mask.bool()].sum()
         """
-    assert "torch.where(" in _diff(dynlint, tmp_path, "import torch\n\n\n" + textwrap.dedent(body))
+    assert "values.where(" in _diff(dynlint, tmp_path, "import torch\n\n\n" + textwrap.dedent(body))
     # With numpy imported, `values` may as well be an array: no safe fix.
     assert _diff(dynlint, tmp_path, "import numpy as np\nimport torch\n\n\n" + textwrap.dedent(body)) == ""
 
@@ -62,10 +62,20 @@ def test_lazy_torch_imports_stay_lazy(dynlint, tmp_path):
 
 
         def total(x, m):
+            return x[m.bool()].mean() + x.view(-1).sum()
+        """)
+    assert added.startswith("    import torch\n") and "x.where(" in added, added
+    assert not added.startswith("import torch")          # not at module level
+
+
+def test_a_masked_sum_needs_no_torch_import(dynlint, tmp_path):
+    """`x.where(m, 0)` is a tensor method: a module that imports torch lazily, or not at
+    all, gets no import."""
+    added = _diff(dynlint, tmp_path, """\
+        def total(x, m):
             return x[m.bool()].sum() + x.view(-1).sum()
         """)
-    assert added.startswith("    import torch\n") and "torch.where(" in added, added
-    assert not added.startswith("import torch")          # not at module level
+    assert "import" not in added and "x.where(" in added, added
 
 
 def test_the_mask_is_lined_up_in_the_shortest_proved_form(dynlint, tmp_path):
@@ -79,9 +89,9 @@ def test_the_mask_is_lined_up_in_the_shortest_proved_form(dynlint, tmp_path):
             same = x > 0
             return rows[keep].sum(), x[same].sum(), x.abs()[x.isnan()].any()
         """)
-    assert "torch.where(keep.unsqueeze(-1), rows, 0).sum()" in added
-    assert "torch.where(same, x, 0).sum()" in added
-    assert "torch.where(x.isnan(), x.abs(), 0).any()" in added
+    assert "rows.where(keep.unsqueeze(-1), 0).sum()" in added
+    assert "x.where(same, 0).sum()" in added
+    assert "x.abs().where(x.isnan(), 0).any()" in added
     assert "reshape" not in added
 
 

@@ -77,7 +77,7 @@ def test_only_the_changed_node_is_edited():
                 )
         """
     fixed = _fix(code, "DYN101")
-    new = "torch.where(x > 0, x, 0)  #"
+    new = "x.where(x > 0, 0)  #"
     assert fixed == textwrap.dedent(code).replace("x[x > 0]  #", new)
 
 
