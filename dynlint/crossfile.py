@@ -32,33 +32,54 @@ _EMPTY = FileFacts("")
 def resolve(all_facts, why: dict | None = None) -> list:
     """Findings inside functions that model code in *other* files calls (transitively).
 
-    A function becomes model code once a model-code reference reaches it. With `why`, each
-    name reached records what reached it: the function (`module.name`) that references it,
-    or `("model code of", module)` for a reference from some file's model code.
+    Each file says which names its model code references and what its module-level functions
+    reference; a function becomes model code once a model-code reference reaches it. With
+    `why`, each name reached records what reached it (see `_reach_explained`).
     """
     index = {}
     todo = []
     for facts in all_facts:
-        seed = ("model code of", facts.module)
-        for ref in facts.model_refs:
-            todo.append((ref, seed))
+        todo.extend(facts.model_refs)
         for name, (is_model, refs) in facts.exports.items():
             index[f"{facts.module}.{name}"] = refs
             if is_model:
-                todo.append((f"{facts.module}.{name}", None))
+                todo.append(f"{facts.module}.{name}")
+    if why is not None:
+        model = _reach_explained(all_facts, index, why)
+    else:
+        model = set()
+        while todo:
+            name = todo.pop()
+            if name in model:
+                continue
+            model.add(name)
+            todo.extend(index.get(name, ()))
+            # Using anything from a module reaches what its module-level registries name.
+            todo.append(name.rpartition(".")[0] + ".<module>")
+    return [finding for facts in all_facts for func, finding in facts.conditional
+            if f"{facts.module}.{func}" in model]
+
+
+def _reach_explained(all_facts, index, why) -> set:
+    """The same reachability as `resolve`, recording for each name its predecessor: the
+    function (`module.name`) that references it, or ("model code of", module) for a reference
+    read from a file's model code. Only `--explain` pays for this."""
+    todo = []
+    for facts in all_facts:
+        todo.extend((ref, ("model code of", facts.module)) for ref in facts.model_refs)
+        todo.extend((f"{facts.module}.{name}", None)
+                    for name, (is_model, _) in facts.exports.items() if is_model)
     model = set()
     while todo:
         name, pred = todo.pop()
         if name in model:
             continue
         model.add(name)
-        if why is not None and pred is not None:
+        if pred is not None:
             why.setdefault(name, pred)
         todo.extend((ref, name) for ref in index.get(name, ()))
-        # Using anything from a module reaches what its module-level registries name.
         todo.append((name.rpartition(".")[0] + ".<module>", name))
-    return [finding for facts in all_facts for func, finding in facts.conditional
-            if f"{facts.module}.{func}" in model]
+    return model
 
 
 def _encode(facts):
@@ -79,10 +100,14 @@ def project_facts(paths, named, plan, use_cache=True, jobs=None) -> list:
     indexes: dict[int, int] = {}
     caches: dict[int, Cache] = {}
     out, todo = [], []
+    by_dir: dict = {}
     for path in files:
         if path.endswith(".ipynb"):
             continue                    # notebooks take no part in the cross-file step
-        profile = plan.profile_for(path)
+        directory = os.path.dirname(path)
+        profile = by_dir.get(directory)
+        if profile is None:
+            profile = by_dir[directory] = plan.profile(plan.resolver.settings_for_dir(directory))
         index = indexes.get(id(profile))
         if index is None:
             index = indexes[id(profile)] = len(_GATES)

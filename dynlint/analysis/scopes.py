@@ -109,6 +109,14 @@ class Scopes:
         self.order: list[FunctionInfo] = []                 # definition order
         self.module_functions: dict[str, list[FunctionInfo]] = {}
 
+    def release(self) -> None:
+        """Break the reference cycles (functions <-> classes <-> nested functions) so that the
+        tree is freed by reference counting, not at the next cyclic collection."""
+        for info in self.order:
+            info.node = info.parent = info.top = info.cls = info._refs = None
+        for cls in self.classes.values():
+            cls.methods = {}
+
     def qualname(self, node: ast.AST) -> str | None:
         """Dotted name of a Name/Attribute chain with its first part resolved by imports."""
         parts = []

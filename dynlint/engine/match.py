@@ -172,8 +172,9 @@ class Engine:
             return facts
         from ..analysis.scopes import cross_file_facts, index_module
         lines = _LINE_SPLIT.split(source)
-        facts.exports, facts.model_refs = cross_file_facts(index_module(tree, lines), lines,
-                                                           module, is_package)
+        scopes = index_module(tree, lines)
+        facts.exports, facts.model_refs = cross_file_facts(scopes, lines, module, is_package)
+        scopes.release()
         return facts
 
     def _indexed(self, node_type, entries, typed, state):
