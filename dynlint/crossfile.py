@@ -92,10 +92,22 @@ def _decode(data, path):
 
 def project_facts(paths, named, plan, use_cache=True, jobs=None) -> list:
     """FileFacts of the files of the projects of `paths` that are not in `named` (absolute)."""
-    global _GATES
     files = unnamed_files(paths, set(named), plan.resolver)
     if not files:
         return []
+    # Decoding thousands of cached facts builds many small acyclic objects: the cyclic GC
+    # would re-scan them again and again; reference counting frees them.
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _project_facts(files, plan, use_cache, jobs)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _project_facts(files, plan, use_cache, jobs) -> list:
+    global _GATES
     _GATES = []
     indexes: dict[int, int] = {}
     caches: dict[int, Cache] = {}
