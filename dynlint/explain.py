@@ -95,10 +95,13 @@ def explain(targets, paths, plan, use_cache=True, jobs=None, cross_file=True) ->
     cross = _CrossFile(files, plan, use_cache, jobs) if cross_file else None
     out, any_found = [], False
     for path, line in targets:
-        mod = _Module(os.path.abspath(path))
-        verdict, steps = _explain_line(mod, line, cross)
+        try:
+            mod = _Module(os.path.abspath(path))
+            verdict, steps = _explain_line(mod, line, cross)
+        except source.SourceError as exc:         # a syntax error, a notebook, bad encoding
+            verdict, steps = "not analysed", [exc.finding.message]
         here = [f for f in findings
-                if f.line <= line <= f.end_line and os.path.abspath(f.path) == mod.path]
+                if f.line <= line <= f.end_line and os.path.abspath(f.path) == os.path.abspath(path)]
         any_found = any_found or bool(here)
         out.append(f"{path}:{line}: {verdict}")
         out += [f"  {s}" for s in steps]

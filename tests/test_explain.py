@@ -135,3 +135,11 @@ def test_explain_bad_targets(dynlint, tmp_path):
     for target in ("pkg/utils.py", "pkg/utils.py:x", "nope.py:3", "pkg/utils.py:0"):
         r = dynlint("check", "--explain", target, cwd=tmp_path)
         assert r.returncode == 2 and "--explain" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_explain_a_file_that_does_not_parse(dynlint, tmp_path):
+    (tmp_path / "bad.py").write_text("def f(:\n")
+    r = dynlint("check", "--explain", "bad.py:1", cwd=tmp_path)
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    verdict, steps = _blocks(r.stdout)["bad.py:1"]
+    assert verdict == "not analysed" and any("DYN901" in s for s in steps)
