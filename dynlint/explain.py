@@ -90,7 +90,7 @@ class _Module:
 
 def explain(targets, paths, plan, use_cache=True, jobs=None, cross_file=True) -> tuple[str, bool]:
     """(report, whether any line explained has findings)."""
-    files = list(dict.fromkeys(paths or [path for path, _ in targets]))
+    files = list(dict.fromkeys([*paths, *(path for path, _ in targets)]))
     findings, _ = run_check(files, plan, use_cache=use_cache, jobs=jobs, cross_file=cross_file)
     cross = _CrossFile(files, plan, use_cache, jobs) if cross_file else None
     out, any_found = [], False
