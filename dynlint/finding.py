@@ -37,6 +37,9 @@ class Finding:
     scope: str = "<module>"     # enclosing function, e.g. "InnerNet.forward"
     fix: Fix | None = None
     cell: int | None = None     # notebooks: 1-based cell number; line/column are in that cell
+    # "certain": the code proves what the rule needs; "likely": some of it rests on names
+    # alone (`*_mask`, `keep`, `valid` used as an index), the weak evidence of issue 9.
+    confidence: str = "certain"
 
     @property
     def sort_key(self):

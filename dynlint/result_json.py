@@ -56,23 +56,26 @@ def fix_from_json(data) -> Fix:
 
 def finding_to_json(f: Finding) -> list:
     return [f.line, f.column, f.end_line, f.end_column, f.code, f.name, f.message, f.severity,
-            f.scope, None if f.fix is None else fix_to_json(f.fix)]
+            f.scope, None if f.fix is None else fix_to_json(f.fix), f.confidence]
 
 
 _FINDING_FIELDS = tuple(f.name for f in fields(Finding))
+_CONFIDENCES = frozenset({"certain", "likely"})
 
 
 def finding_from_json(data, path: str) -> Finding:
-    _check(type(data) is list and len(data) == 10)
-    line, column, end_line, end_column, code, name, message, severity, scope, fix = data
+    _check(type(data) is list and len(data) == 11)
+    line, column, end_line, end_column, code, name, message, severity, scope, fix, confidence = data
     _check(type(line) is int and type(column) is int and type(end_line) is int
            and type(end_column) is int and type(code) is str and type(name) is str
-           and type(message) is str and type(severity) is str and type(scope) is str)
+           and type(message) is str and type(severity) is str and type(scope) is str
+           and confidence in _CONFIDENCES)
     # As pickle does: fill the frozen dataclass without its __init__ (a third of the cost).
     f = object.__new__(Finding)
     f.__dict__.update(zip(_FINDING_FIELDS, (path, line, column, end_line, end_column, code, name,
                                             message, severity, scope,
-                                            None if fix is None else fix_from_json(fix))))
+                                            None if fix is None else fix_from_json(fix),
+                                            None, confidence)))
     return f
 
 

@@ -135,3 +135,24 @@ def _own_nodes(function):
 
 def _imports_numpy(analyzer) -> bool:
     return any(q.split(".")[0] == "numpy" for q in analyzer.imports.values())
+
+
+# Attributes and methods only pandas objects have (not tensors, not numpy's `astype` that both
+# numpy and pandas share): a name used with one in its function holds a pandas object, and so
+# do its columns (`df["a"]`), which are never torch tensors.
+PANDAS_ONLY = frozenset("""
+iloc loc iat columns groupby iterrows itertuples dropna fillna value_counts to_csv to_numpy
+reset_index set_index sort_values nunique to_dict
+""".split())
+
+
+def array_by_evidence(analyzer, name: str, function) -> bool:
+    """Local `name` is used as a pandas object in `function` (`df.iloc[...]`, `df.groupby(...)`)."""
+    if function is None:
+        return False
+    cache = analyzer.__dict__.setdefault("_array_evidence", {})
+    key = (id(function), name)
+    if key not in cache:
+        cache[key] = any(type(n) is ast.Attribute and n.attr in PANDAS_ONLY and _is(n.value, name)
+                         for n in _own_nodes(function))
+    return cache[key]

@@ -57,10 +57,16 @@ class LocalCalls:
         if info is None or any(type(a) is ast.Starred for a in node.args) or \
                 any(k.arg is None for k in node.keywords):
             return
-        kind = self.a.kind
+        kind = self._passed
         self.sites.setdefault(id(info), []).append(
             ([kind(a) for a in node.args], {k.arg: kind(k.value) for k in node.keywords}))
         self.infos[id(info)] = info
+
+    def _passed(self, arg):
+        """Kind of an argument; a tuple literal (`(left, n_extra)`) item by item."""
+        if type(arg) is ast.Tuple and not any(type(e) is ast.Starred for e in arg.elts):
+            return tuple(self.a.kind(e) for e in arg.elts)
+        return self.a.kind(arg)
 
     def note_return(self, value: ast.AST | None) -> None:
         info = self.a.frame_info()
@@ -132,6 +138,13 @@ class LocalCalls:
             if not passed:
                 continue
             now = bound.get(name, NOT)
+            if any(type(k) is tuple for k in passed):
+                # Tuples passed by every caller, of one length: what each item holds.
+                if all(type(k) is tuple for k in passed) and len({len(k) for k in passed}) == 1:
+                    items = tuple(_join(col) for col in zip(*passed))
+                    if any(_has_tensor(k) for k in items):
+                        out[name] = items
+                continue
             if all(K.level(k) == TENSOR and not k & HOST for k in passed) and K.level(now) < TENSOR:
                 out[name] = TENSOR | (BOOL if all(k & BOOL for k in passed) else 0)
             elif all(k & HOST for k in passed) and not now & HOST:

@@ -15,6 +15,8 @@ from . import kinds as K
 from .kinds import BOOL, HOLDS, HOST, NOT, PROBABLE, ROW, SCALAR, SHAPE, TENSOR, UNKNOWN
 from .scopes import Scopes, index_module
 from .annotations import annotation_kind
+from .attributes import attribute_kind
+from .evidence import PANDAS_ONLY, array_by_evidence
 from .summaries import LocalCalls
 from .tensor_api import TENSOR_NAMES
 
@@ -122,8 +124,10 @@ class Analyzer:
         elif t is ast.Call:
             f = node.func
             # Only calls that can reach this file's own functions feed the call summaries.
+            # (`Class.static_method(...)` of a class of this file included.)
             if (type(f) is ast.Name and f.id in self.scopes.module_functions) or \
-                    (type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id == "self"):
+                    (type(f) is ast.Attribute and type(f.value) is ast.Name and
+                     (f.value.id == "self" or f.value.id in self.scopes.classes)):
                 self.calls.note_call(node)
         elif t is ast.FormattedValue:
             self.positions[id(node.value)] = "formatted"
@@ -287,7 +291,12 @@ class Analyzer:
         self._bind_params(frame, node.args, is_method=info.cls is not None)
         self.calls.params[id(info)] = dict(frame.env)
         self.calls.infos[id(info)] = info
-        frame.env.update(self.calls.overrides.get(id(info), ()))
+        for name, k in self.calls.overrides.get(id(info), {}).items():
+            if type(k) is tuple:            # a tuple every caller passes: its items' kinds
+                frame.env[name] = NOT | (HOLDS if any(K.level(i) == TENSOR for i in k) else 0)
+                frame.tuples[name] = k
+            else:
+                frame.env[name] = k
         self.calls.returns[id(info)] = []
         # A second walk starts after the module's: its ancestors are just the function.
         revisit = not self.stack or self.stack[-1] is not node
@@ -297,6 +306,29 @@ class Analyzer:
         if revisit:
             self.stack = outer_stack
         self.calls.done.add(id(info))
+
+    @property
+    def _pandas_here(self) -> bool:
+        """The module's text names some pandas-only attribute (cached): else no scan."""
+        found = self.__dict__.get("_pandas_text")
+        if found is None or found[0] is not self.lines:
+            text = "\n".join(self.lines)
+            found = self._pandas_text = (self.lines, any("." + w in text for w in PANDAS_ONLY))
+        return found[1]
+
+    def _function_node(self):
+        frame = self.frame
+        while frame is not None and frame.kind != "function":
+            frame = frame.parent
+        return frame.node if frame is not None else None
+
+    def _enclosing_class(self):
+        frame = self.frame
+        while frame is not None and frame.kind != "class":
+            if frame.cls is not None and frame.kind == "function":
+                return frame.cls
+            frame = frame.parent
+        return None
 
     def frame_info(self):
         frame = self.frame
@@ -367,6 +399,8 @@ class Analyzer:
     def bind(self, target: ast.AST, k: int, value: ast.AST | None = None) -> None:
         t = type(target)
         tuple_kinds = self._tuple_kinds.get(id(value)) if value is not None else None
+        if tuple_kinds is None and type(value) is ast.Name:
+            tuple_kinds = self._items_of(value)
         if t is ast.Name:
             self.frame.env[target.id] = k
             if tuple_kinds is not None:
@@ -384,6 +418,12 @@ class Analyzer:
             elif tuple_kinds is not None and len(tuple_kinds) == len(elts):
                 for e, item in zip(elts, tuple_kinds):
                     self.bind(e, item, None)
+            elif type(value) in (ast.ListComp, ast.GeneratorExp):
+                # `a, b = (torch.cat(...) for ...)`: every item is what the element gives
+                # (the comprehension's targets are bound by now).
+                item = self.kind(value.elt)
+                for e in elts:
+                    self.bind(e, UNKNOWN if type(e) is ast.Starred else item, None)
             else:
                 item = _unpacked(k)
                 for e in elts:
@@ -420,7 +460,12 @@ class Analyzer:
         if t is ast.Name:
             k = self.frame.lookup(node.id)
             # Builtins (`tuple`, `len`, `str`) are not tensors unless rebound.
-            return NOT if k == UNKNOWN and node.id in _BUILTINS else k
+            if k == UNKNOWN and node.id in _BUILTINS:
+                return NOT
+            if K.level(k) in (UNKNOWN, PROBABLE) and self._pandas_here and \
+                    array_by_evidence(self, node.id, self._function_node()):
+                return NOT | K.ARRAY            # `df.iloc[...]` in the same function
+            return k
         if t is ast.Constant or t is ast.JoinedStr or t is ast.Lambda:
             return NOT
         if t is ast.Call:
@@ -508,7 +553,12 @@ class Analyzer:
             if base_node.id in ("self", "cls"):
                 if node.attr == "training":
                     return NOT
-                return self.frame.lookup("self." + node.attr)
+                k = self.frame.lookup("self." + node.attr)
+                if k == UNKNOWN and base_node.id == "self":
+                    cls = self._enclosing_class()
+                    if cls is not None:
+                        return attribute_kind(self, cls, node.attr)
+                return k
             if base_node.id in self.imports or base_node.id in self.classes:
                 # A module or class attribute: torch.float32, np.pi, Config.size.
                 return NOT if (self.qualname(node) or "").startswith("torch.") else UNKNOWN

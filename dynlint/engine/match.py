@@ -302,7 +302,8 @@ class Engine:
                 continue
             message = _render(rule.message, c.binds, lines, rule, c.node)
             findings.append(Finding(path, line, col, end_line, end_col, rule.code, rule.name,
-                                    message, rule.severity, c.ctx.frame.qualname, c.fix))
+                                    message, rule.severity, c.ctx.frame.qualname, c.fix,
+                                    confidence="likely" if c.ctx.weak else "certain"))
         findings.sort(key=lambda f: f.sort_key)
         return findings
 

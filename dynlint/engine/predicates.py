@@ -43,7 +43,7 @@ def predicate(arity: int = 0, scope=None):
 class MatchContext:
     """What a predicate may look at: the analyzer state, the match and its bindings."""
 
-    __slots__ = ("analyzer", "node", "binds", "parent", "frame", "assume_model")
+    __slots__ = ("analyzer", "node", "binds", "parent", "frame", "assume_model", "weak")
 
     def __init__(self, analyzer, node, binds, parent, frame, assume_model=False):
         self.analyzer, self.node, self.binds = analyzer, node, binds
@@ -51,6 +51,8 @@ class MatchContext:
         # Set while collecting findings that count only if another file's model code
         # turns out to call this function (see runner's cross-file step).
         self.assume_model = assume_model
+        # Set by a predicate that held on names alone (weak evidence): the finding is `likely`.
+        self.weak = False
 
     def kind(self, node: ast.AST) -> int:
         return self.analyzer.kind(node)

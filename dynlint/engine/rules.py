@@ -17,6 +17,7 @@ import yaml
 from .patterns import Pattern, PatternError, compile_pattern
 from .predicates import REGISTRY
 from . import value_predicates  # noqa: F401 - registers its predicates in REGISTRY
+from . import name_predicates  # noqa: F401 - registers its predicates in REGISTRY
 
 CODE_RE = re.compile(r"^[A-Z]{2,}[0-9]{3}$")
 NAME_RE = re.compile(r"^[a-z][a-z0-9-]*$")
@@ -381,7 +382,7 @@ def _parse_pred(path, text, line, label) -> PredCall:
     return PredCall(expr.id, tuple(args), negate, pred.fn, text.strip())
 
 
-_PIN_FIELDS = frozenset({"code", "line", "column", "message"})
+_PIN_FIELDS = frozenset({"code", "line", "column", "message", "confidence"})
 
 
 def flag_examples(rule) -> list[tuple[str, dict]]:
@@ -416,9 +417,10 @@ def _check_examples(path, ex, parent):
         if not isinstance(item, dict) or not isinstance(item.get("code"), str) \
                 or set(item) - _PIN_FIELDS \
                 or not all(isinstance(item[k], int) for k in ("line", "column") if k in item) \
-                or not isinstance(item.get("message", ""), str):
+                or not isinstance(item.get("message", ""), str) \
+                or item.get("confidence", "certain") not in ("certain", "likely"):
             raise RuleError(path, _line(ex, "flag"), f"examples.flag[{i}]",
-                            "must be a code string or {code, line, column, message}")
+                            "must be a code string or {code, line, column, message, confidence}")
     for i, item in enumerate(ex.get("fix", []) or []):
         if not isinstance(item, dict) or not {"before", "after"} <= set(item):
             raise RuleError(path, _line(ex, "fix"), f"examples.fix[{i}]",

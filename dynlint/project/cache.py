@@ -34,7 +34,7 @@ from pathlib import Path
 
 from .. import __version__
 
-FORMAT = 2                       # 1 was the pickle format, never read again
+FORMAT = 3                       # 1 was the pickle format, never read again; 3 adds confidence
 _TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# dynlint cache; see https://bford.info/cachedir/\n"
 
 

@@ -32,6 +32,7 @@ def _json(f) -> dict:
                                     "name", "message", "severity")}
     d["cell"] = f.cell
     d["scope"] = f.scope
+    d["confidence"] = f.confidence
     d["fix"] = None
     if f.fix is not None:
         d["fix"] = {
@@ -112,8 +113,9 @@ def sarif(findings, rules) -> dict:
             }}],
             "partialFingerprints": {"dynlint/v2": fingerprint(f)},
         })
+        results[-1]["properties"] = {"confidence": f.confidence}
         if f.cell is not None:
-            results[-1]["properties"] = {"cell": f.cell}
+            results[-1]["properties"]["cell"] = f.cell
         elif f.fix is not None and f.fix.applicability != "display-only" and not f.fix.imports:
             results[-1]["fixes"] = [_sarif_fix(f)]
     return {

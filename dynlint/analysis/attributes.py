@@ -1,0 +1,88 @@
+"""What a class's attributes hold, from every assignment to them in the class's methods.
+
+`self.alpha = torch.tensor(...)` in `__init__` and `if (self.alpha > 0).any():` in `forward`:
+the walk of `forward` knows nothing of `self.alpha` (and `__init__`, cold code, is often not
+walked at all). Here every `self.name = value` (and `self.register_buffer("name", value)`) in
+any method of the class is read once, its value's kind inferred on its own (names the method
+binds are unknown there, module names and torch calls are not); an attribute that every
+assignment makes a tensor is a tensor, and a bool one if every assignment makes a bool one.
+`None` assignments (`self.cache = None`) say nothing either way. Anything else (a number, an
+unknown value, an assignment from outside the class we cannot see) leaves the attribute unknown:
+this only ever adds knowledge where all the class's own code agrees.
+"""
+from __future__ import annotations
+
+import ast
+
+from . import kinds as K
+from .kinds import BOOL, HOST, TENSOR, UNKNOWN
+
+_PARAMETER_TYPES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter",
+                              "torch.nn.Buffer", "torch.nn.parameter.Buffer"})
+
+
+def attribute_kind(analyzer, cls, attr: str) -> int:
+    """Kind of `self.attr` inside a method of `cls` (a scopes.ClassInfo), from the class's own
+    assignments; UNKNOWN when they do not all agree on a tensor."""
+    table = analyzer.__dict__.setdefault("_attribute_kinds", {})
+    per_class = table.get(id(cls))
+    if per_class is None:
+        table[id(cls)] = {}                     # an assignment reading `self.other` meanwhile
+        per_class = table[id(cls)] = _class_attributes(analyzer, cls)
+    return per_class.get(attr, UNKNOWN)
+
+
+def _class_attributes(analyzer, cls) -> dict:
+    values: dict[str, list] = {}
+    for infos in cls.methods.values():
+        for info in infos:
+            for node in ast.walk(info.node):
+                for name, value in _assigned(node):
+                    values.setdefault(name, []).append(value)
+    out = {}
+    for name, vs in values.items():
+        vs = [v for v in vs if not (type(v) is ast.Constant and v.value is None)]
+        if vs:
+            kinds = [_value_kind(analyzer, v) for v in vs]
+            if all(K.level(k) == TENSOR and not k & HOST for k in kinds):
+                out[name] = TENSOR | (BOOL if all(k & BOOL for k in kinds) else 0)
+    return out
+
+
+def _assigned(node):
+    """(attribute, value) pairs that `node` assigns to `self`."""
+    t = type(node)
+    if t is ast.Assign:
+        for target in node.targets:
+            if _self_attr(target):
+                yield target.attr, node.value
+    elif t is ast.AnnAssign and node.value is not None and _self_attr(node.target):
+        yield node.target.attr, node.value
+    elif t is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "register_buffer" \
+            and _is_self(node.func.value) and len(node.args) >= 2 \
+            and type(node.args[0]) is ast.Constant and type(node.args[0].value) is str:
+        yield node.args[0].value, node.args[1]
+
+
+def _self_attr(node) -> bool:
+    return type(node) is ast.Attribute and _is_self(node.value)
+
+
+def _is_self(node) -> bool:
+    return type(node) is ast.Name and node.id == "self"
+
+
+def _value_kind(analyzer, value) -> int:
+    """The value's kind seen from outside any function: the method's own names are unknown."""
+    t = type(value)
+    if t is ast.Call and type(value.func) in (ast.Name, ast.Attribute) and \
+            analyzer.qualname(value.func) in _PARAMETER_TYPES:
+        inner = value.args[0] if value.args else None
+        k = _value_kind(analyzer, inner) if inner is not None else TENSOR
+        return TENSOR | (k & BOOL) if K.level(k) == TENSOR else TENSOR
+    saved_frame, saved_kinds, saved_tuples = analyzer.frame, analyzer._kinds, analyzer._tuple_kinds
+    analyzer.frame, analyzer._kinds, analyzer._tuple_kinds = analyzer.module, {}, {}
+    try:
+        return analyzer.kind(value)
+    finally:
+        analyzer.frame, analyzer._kinds, analyzer._tuple_kinds = saved_frame, saved_kinds, saved_tuples
