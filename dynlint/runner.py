@@ -13,6 +13,8 @@ import sys
 from .project import notebook, source
 from .project.cache import Cache, content_hash
 from .project.discover import discover, display_path
+from .project.scope import module_name  # noqa: F401  (used here and by the server)
+from .crossfile import project_facts, resolve as resolve_cross_file
 from .engine.match import Engine
 from .finding import internal_error
 from .result_json import result_from_json, result_to_json
@@ -24,21 +26,6 @@ _ENGINES: list = []              # (engine, max file size) per configuration in 
 GC_EVERY = 32
 _since_gc = 0
 PARALLEL_THRESHOLD = 24         # below this many files, worker start-up costs more than it saves
-
-
-def module_name(path: str) -> tuple[str, bool]:
-    """Dotted module name from the package directories (`__init__.py`) above a file."""
-    path = os.path.abspath(path)
-    directory, filename = os.path.split(path)
-    stem = filename.rsplit(".", 1)[0]
-    is_package = stem == "__init__"
-    parts = [] if is_package else [stem]
-    while os.path.isfile(os.path.join(directory, "__init__.py")):
-        directory, pkg = os.path.split(directory)
-        parts.append(pkg)
-        if not pkg:
-            break
-    return ".".join(reversed(parts)) or stem, is_package
 
 
 def analyse_source(engine: Engine, text: str, display: str, module=None):
@@ -76,33 +63,6 @@ def _analyse_file(job):
     return path, stat, content_hash(data), analyse_source(engine, text, display, module)
 
 
-def resolve_cross_file(all_facts) -> list:
-    """Findings inside functions that model code in *other* files calls (transitively).
-
-    Each file says which names its model code references and what its module-level functions
-    reference; a function becomes model code once a model-code reference reaches it.
-    """
-    index = {}
-    todo = []
-    for facts in all_facts:
-        todo.extend(facts.model_refs)
-        for name, (is_model, refs) in facts.exports.items():
-            index[f"{facts.module}.{name}"] = refs
-            if is_model:
-                todo.append(f"{facts.module}.{name}")
-    model = set()
-    while todo:
-        name = todo.pop()
-        if name in model:
-            continue
-        model.add(name)
-        todo.extend(index.get(name, ()))
-        # Using anything from a module reaches what its module-level registries name.
-        todo.append(name.rpartition(".")[0] + ".<module>")
-    return [finding for facts in all_facts for func, finding in facts.conditional
-            if f"{facts.module}.{func}" in model]
-
-
 def _init_worker(engines):
     global _ENGINES
     gc.disable()
@@ -113,7 +73,7 @@ def _init_worker(engines):
 def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross_file=True):
     """(findings, files checked) for `paths`, sorted, each file judged by its own settings
     (see plan.Plan). With `cross_file`, model code is followed into functions defined in the
-    other files being checked."""
+    other files of their projects (crossfile.py)."""
     global _ENGINES
     cwd = os.getcwd()
     files, findings = discover(paths, plan.resolver, force_exclude)
@@ -172,7 +132,10 @@ def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross
         add(result, display)
     for cache in caches.values():
         cache.save()
-    if all_facts:
+    if any(facts.conditional for facts in all_facts):
+        # The project is the repository: the facts of its files not named here count too.
+        named = [os.path.abspath(f) for f in files]
+        all_facts += project_facts(paths, named, plan, use_cache, jobs)
         findings.extend(resolve_cross_file(all_facts))
     findings = [f for f in findings if plan.keep(f)]
     findings.sort(key=lambda f: f.sort_key)

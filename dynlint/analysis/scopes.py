@@ -108,6 +108,19 @@ class Scopes:
         self.main_guards: set[int] = set()
         self.order: list[FunctionInfo] = []                 # definition order
         self.module_functions: dict[str, list[FunctionInfo]] = {}
+        # Only for `--explain` (index_module(..., explain=True)): id(function) -> the model
+        # function whose reference reached it; the roots; each class's base names.
+        self.why: dict[int, FunctionInfo] | None = None
+        self.roots: set[int] = set()
+        self.bases: dict[str, list[str]] = {}
+
+    def release(self) -> None:
+        """Break the reference cycles (functions <-> classes <-> nested functions) so that the
+        tree is freed by reference counting, not at the next cyclic collection."""
+        for info in self.order:
+            info.node = info.parent = info.top = info.cls = info._refs = None
+        for cls in self.classes.values():
+            cls.methods = {}
 
     def qualname(self, node: ast.AST) -> str | None:
         """Dotted name of a Name/Attribute chain with its first part resolved by imports."""
@@ -121,8 +134,10 @@ class Scopes:
         return ".".join(reversed(parts))
 
 
-def index_module(tree: ast.Module, lines: list[str]) -> Scopes:
+def index_module(tree: ast.Module, lines: list[str], explain: bool = False) -> Scopes:
     scopes = Scopes()
+    if explain:
+        scopes.why = {}
     order: list[FunctionInfo] = []
     _scan(tree.body, scopes, order, None, None, "", True)
     _assign_roles(scopes, order, lines)
@@ -240,6 +255,8 @@ def _scan(body, scopes: Scopes, order, func, cls, prefix, top) -> None:
                     scopes.imports[a.asname or a.name] = base + sep + a.name
         elif t is ast.ClassDef:
             bases = [scopes.qualname(b) or "" for b in node.bases]
+            if scopes.why is not None:
+                scopes.bases[node.name] = bases
             known = scopes.classes
             is_module = any(_MODULE_BASE.search(b) or (b in known and known[b].is_module)
                             for b in bases)
@@ -282,11 +299,15 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
     names = frozenset(module_funcs)
     model: set[int] = set()
     todo = [f for f in order if _is_root(f, scopes)]
+    why = scopes.why                # None unless explaining: then record predecessors
+    if why is not None:
+        scopes.roots = {id(f) for f in todo}
     while todo:
         f = todo.pop()
         if id(f) in model:
             continue
         model.add(id(f))
+        start = len(todo)
         names_here, attrs, _ = f.refs(lines)
         for attr in attrs:
             own = f.cls.methods.get(attr) if f.cls is not None else None
@@ -294,6 +315,10 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
         if names:
             for name in names.intersection(names_here):
                 todo.extend(module_funcs[name])
+        if why is not None:
+            for g in todo[start:]:
+                if id(g) not in model and id(g) not in scopes.roots:
+                    why.setdefault(id(g), f)
     for f in order:                 # parents come before their nested functions
         parent_role = f.parent.role if f.parent is not None else "neutral"
         if id(f) in model or parent_role == "model":
@@ -303,6 +328,25 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
         f.modelish = f.role == "model" or bool(
             _ROOT_METHOD.match(f.name) or "loss" in f.name.lower()
             or (f.cls is not None and f.cls.is_module and not _COLD_FUNC.match(f.name)))
+
+
+def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
+    """Why `_assign_roles` made a cold function cold (for `--explain`), in its order."""
+    if f.parent is not None and f.parent.role == "cold":
+        return f"it is nested in `{f.parent.qualname}`, which is cold"
+    if _COLD_FUNC.match(f.name):
+        return f"its name `{f.name}` is one of code that runs outside the model " \
+               "(construction, initialisation, data, training loop, tests, I/O)"
+    cls = f.cls
+    if _COLD_CLASS.search(cls.name):
+        return f"its class `{cls.name}` is named like code that runs outside the model " \
+               "(tests, tokenizers, processors, configs)"
+    for base in scopes.bases.get(cls.name, ()):
+        if _COLD_BASE.search(base):
+            return f"its class `{cls.name}` derives from `{base}` (data loading, training, tests)"
+        if base in scopes.classes and scopes.classes[base].cold:
+            return f"its class `{cls.name}` derives from `{base}`, which is cold"
+    return f"its class `{cls.name}` is cold"
 
 
 def _is_root(f: FunctionInfo, scopes: Scopes) -> bool:

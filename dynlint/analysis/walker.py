@@ -113,10 +113,7 @@ class Analyzer:
         self._kinds, self._tuple_kinds = {}, {}
         self.calls = None
         self.frame = self.module = self.tree = None
-        for info in self.scopes.order:
-            info.node = info.parent = info.top = info.cls = info._refs = None
-        for cls in self.scopes.classes.values():
-            cls.methods = {}
+        self.scopes.release()
         self.scopes = Scopes()
 
     def visit(self, node: ast.AST) -> None:

@@ -164,6 +164,19 @@ class Engine:
         analyzer.release()
         return findings, facts
 
+    def facts_only(self, source: str, tree: ast.AST, module: str, is_package: bool) -> FileFacts:
+        """The FileFacts `check_module` would give, from the scopes pre-pass alone (no walk, no
+        findings, so no `conditional`): for the files of a project that are not being checked."""
+        facts = FileFacts(module)
+        if not self.rules or not self.may_match(source):
+            return facts
+        from ..analysis.scopes import cross_file_facts, index_module
+        lines = _LINE_SPLIT.split(source)
+        scopes = index_module(tree, lines)
+        facts.exports, facts.model_refs = cross_file_facts(scopes, lines, module, is_package)
+        scopes.release()
+        return facts
+
     def _indexed(self, node_type, entries, typed, state):
         """The hook for patterns rooted on `node_type`. Those that reach a call at a fixed
         place (Pattern.call_index) are tried only on nodes whose call there has their callee's

@@ -90,6 +90,9 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("-o", "--output-file", metavar="FILE", help="write the report to FILE")
     out.add_argument("--statistics", action="store_true", help="print a count per rule instead")
     out.add_argument("-q", "--quiet", action="store_true", help="print findings only, no summary")
+    out.add_argument("--explain", action="extend", nargs="+", default=[], metavar="FILE:LINE",
+                     help="say why each line is model code, cold or neutral (the call chain from "
+                          "an entry point, across files) and list its findings")
     out.add_argument("-e", "--exit-zero", action="store_true", help="exit 0 even when there are findings")
     run = check.add_argument_group("run")
     run.add_argument("--isolated", action="store_true", help="ignore configuration files")
@@ -209,6 +212,8 @@ def _check(args) -> int:
         return check_config.show_settings(args.show_settings, plan)
     if args.show_files:
         return check_config.show_files(args, plan)
+    if args.explain:
+        return _explain(args, plan)
     fixing = args.fix or args.diff
     for path in [args.stdin_filename or "."] + [p for p in args.paths if p != "-"]:
         plan.profile_for(path)            # unknown selectors are an error even with no files
@@ -281,6 +286,20 @@ def _check(args) -> int:
     if args.diff:
         return 1 if diff_text else 0
     return 1 if findings else 0
+
+
+def _explain(args, plan) -> int:
+    from ..explain import ExplainError, explain, parse_target
+    try:
+        targets = [parse_target(t) for t in args.explain]
+    except ExplainError as exc:
+        print(f"dynlint: error: {exc}", file=sys.stderr)
+        return 2
+    report, found = explain(targets, [p for p in args.paths if p != "-"], plan,
+                            use_cache=not args.no_cache, jobs=args.jobs,
+                            cross_file=not args.no_cross_file)
+    _emit(report, args.output_file)
+    return 1 if found and not args.exit_zero else 0
 
 
 def _emit(text: str, output_file: str | None) -> None:

@@ -1,0 +1,182 @@
+"""The cross-file step: model code followed into module-level functions of other files.
+
+Each file checked reports FileFacts: which names its model code references, what each of its
+module-level functions references, and, aside, what model-code rules would flag inside its
+neutral functions (`conditional`). After all files, those functions that model code reaches
+get their findings reported.
+
+The project is the repository, not the list of files named (project/scope.py finds it): when
+the files checked are part of a bigger project, the facts of its other files come from the
+scopes pre-pass alone (parse, roles, references; never the walk, never findings), cached by
+content in `.dynlint_cache` like results are. So a file checked alone (pre-commit passes only
+the changed ones) gets the findings it gets when its whole project is checked. Nothing is
+done unless a file checked has a conditional finding, the only thing the step can report.
+"""
+from __future__ import annotations
+
+import gc
+import os
+import sys
+
+from .project import source
+from .project.cache import Cache, content_hash
+from .project.scope import module_name, unnamed_files
+from .result_json import facts_from_json, facts_to_json
+from .engine.match import FileFacts
+
+PARALLEL_THRESHOLD = 64         # files whose facts are missing, before processes pay off
+_GATES: list = []               # (engine, max file size) per configuration, for the workers
+_EMPTY = FileFacts("")
+
+
+def resolve(all_facts, why: dict | None = None) -> list:
+    """Findings inside functions that model code in *other* files calls (transitively).
+
+    Each file says which names its model code references and what its module-level functions
+    reference; a function becomes model code once a model-code reference reaches it. With
+    `why`, each name reached records what reached it (see `_reach_explained`).
+    """
+    index = {}
+    todo = []
+    for facts in all_facts:
+        todo.extend(facts.model_refs)
+        for name, (is_model, refs) in facts.exports.items():
+            index[f"{facts.module}.{name}"] = refs
+            if is_model:
+                todo.append(f"{facts.module}.{name}")
+    if why is not None:
+        model = _reach_explained(all_facts, index, why)
+    else:
+        model = set()
+        while todo:
+            name = todo.pop()
+            if name in model:
+                continue
+            model.add(name)
+            todo.extend(index.get(name, ()))
+            # Using anything from a module reaches what its module-level registries name.
+            todo.append(name.rpartition(".")[0] + ".<module>")
+    return [finding for facts in all_facts for func, finding in facts.conditional
+            if f"{facts.module}.{func}" in model]
+
+
+def _reach_explained(all_facts, index, why) -> set:
+    """The same reachability as `resolve`, recording for each name its predecessor: the
+    function (`module.name`) that references it, or ("model code of", module) for a reference
+    read from a file's model code. Only `--explain` pays for this."""
+    todo = []
+    for facts in all_facts:
+        todo.extend((ref, ("model code of", facts.module)) for ref in facts.model_refs)
+        todo.extend((f"{facts.module}.{name}", None)
+                    for name, (is_model, _) in facts.exports.items() if is_model)
+    model = set()
+    while todo:
+        name, pred = todo.pop()
+        if name in model:
+            continue
+        model.add(name)
+        if pred is not None:
+            why.setdefault(name, pred)
+        todo.extend((ref, name) for ref in index.get(name, ()))
+        todo.append((name.rpartition(".")[0] + ".<module>", name))
+    return model
+
+
+def _encode(facts):
+    return None if facts is None else facts_to_json(facts)
+
+
+def _decode(data, path):
+    return _EMPTY if data is None else facts_from_json(data, path)
+
+
+def project_facts(paths, named, plan, use_cache=True, jobs=None) -> list:
+    """FileFacts of the files of the projects of `paths` that are not in `named` (absolute)."""
+    files = unnamed_files(paths, set(named), plan.resolver)
+    if not files:
+        return []
+    # Decoding thousands of cached facts builds many small acyclic objects: the cyclic GC
+    # would re-scan them again and again; reference counting frees them.
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _project_facts(files, plan, use_cache, jobs)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _project_facts(files, plan, use_cache, jobs) -> list:
+    global _GATES
+    _GATES = []
+    indexes: dict[int, int] = {}
+    caches: dict[int, Cache] = {}
+    out, todo = [], []
+    by_dir: dict = {}
+    for path in files:
+        if path.endswith(".ipynb"):
+            continue                    # notebooks take no part in the cross-file step
+        directory = os.path.dirname(path)
+        profile = by_dir.get(directory)
+        if profile is None:
+            profile = by_dir[directory] = plan.profile(plan.resolver.settings_for_dir(directory))
+        index = indexes.get(id(profile))
+        if index is None:
+            index = indexes[id(profile)] = len(_GATES)
+            _GATES.append((profile.engine, profile.settings.max_file_size))
+            if use_cache:
+                caches[index] = Cache(profile.settings.cache_path(),
+                                      profile.cache_key + ("facts",), _encode, _decode)
+        cache = caches.get(index)
+        facts = cache.lookup(path, path) if cache is not None else None
+        if facts is None:
+            todo.append((path, index))
+        else:
+            out.append(facts)
+    for path, index, stat, digest, facts in _map(todo, jobs):
+        cache = caches.get(index)
+        if cache is not None and stat is not None:
+            cache.store(path, stat, digest, facts)
+        out.append(facts)
+    for cache in caches.values():
+        cache.save()
+    return [f for f in out if f is not None and (f.exports or f.model_refs)]
+
+
+def _facts_job(job):
+    path, index = job
+    engine, max_bytes = _GATES[index]
+    try:
+        data, stat = source.read_bytes(path, path, max_bytes)
+    except source.SourceError:
+        return path, index, None, None, None        # reported when the file itself is checked
+    facts = None
+    try:
+        text = source.decode(data, path)
+        module, is_package = module_name(path)
+        facts = engine.facts_only(text, source.parse(text, path), module, is_package)
+    except source.SourceError:
+        pass                    # no facts, as when the file is checked (DYN9xx there)
+    except Exception:           # a bug in dynlint must not stop the run
+        return path, index, None, None, None
+    return path, index, stat, content_hash(data), facts
+
+
+def _map(todo, jobs):
+    jobs = jobs or os.cpu_count() or 1
+    enabled = gc.isenabled()
+    gc.disable()            # parsed trees are acyclic: reference counting frees them
+    try:
+        if jobs <= 1 or len(todo) < PARALLEL_THRESHOLD or not sys.platform.startswith("linux"):
+            yield from map(_facts_job, todo)
+            return
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        # Fork shares the compiled rules with the workers.
+        ctx = multiprocessing.get_context("fork")
+        chunk = max(1, min(16, len(todo) // (jobs * 8)))
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as executor:
+            yield from executor.map(_facts_job, todo, chunksize=chunk)
+    finally:
+        if enabled:
+            gc.enable()

@@ -1,0 +1,226 @@
+"""`dynlint check --explain FILE:LINE`: why a line is model code, cold or neutral.
+
+Model code is what an entry point (`forward`, a loss, a compiled function...) reaches; the
+explanation is that chain, in the file (scopes.py records each function's predecessor when
+asked) and across files (the cross-file step records which name reached which). Cold code
+says which name, class or base made it cold. Then the findings on the line. This re-reads the
+few files on the chain; a run without `--explain` records nothing.
+"""
+from __future__ import annotations
+
+import ast
+import os
+
+from .analysis.scopes import cold_reason, index_module, resolve_import
+from .crossfile import project_facts, resolve
+from .engine.match import _LINE_SPLIT
+from .project import source
+from .project.discover import discover, display_path
+from .project.scope import module_name, unnamed_files
+from .runner import analyse_source, run_check
+
+
+class ExplainError(Exception):
+    """A target that is not FILE:LINE of a readable file; the CLI exits with code 2."""
+
+
+def parse_target(text: str) -> tuple[str, int]:
+    path, sep, line = text.rpartition(":")
+    if not sep or not line.isdigit() or int(line) < 1:
+        raise ExplainError(f"--explain wants FILE:LINE, not {text!r}")
+    if not os.path.isfile(path):
+        raise ExplainError(f"--explain: no such file: {path}")
+    return path, int(line)
+
+
+class _Module:
+    """One file's scopes with predecessors recorded."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.display = display_path(path, os.getcwd())
+        data, _ = source.read_bytes(path, path)
+        text = source.decode(data, path)
+        self.tree = source.parse(text, path)
+        self.lines = _LINE_SPLIT.split(text)
+        self.scopes = index_module(self.tree, self.lines, explain=True)
+        self.module, self.is_package = module_name(path)
+
+    def where(self, f) -> str:
+        return f"`{f.qualname}` ({self.display}:{f.node.lineno})"
+
+    def function_at(self, line: int):
+        """The innermost function whose text holds `line` (nested ones come later in order)."""
+        found = None
+        for f in self.scopes.order:
+            if f.node.lineno <= line <= f.node.end_lineno:
+                found = f
+        return found
+
+    def chain(self, f) -> list[str]:
+        """From an entry point of this file down to `f` (model code in this file)."""
+        steps, seen = [], set()
+        while f is not None and id(f) not in seen:
+            seen.add(id(f))
+            if id(f) in self.scopes.roots:
+                steps.append(f"entry point: {self.where(f)}")
+                break
+            pred = self.scopes.why.get(id(f))
+            if pred is None and f.parent is not None and f.parent.role == "model":
+                steps.append(f"-> {self.where(f)}, defined inside it")
+                pred = f.parent
+            else:
+                steps.append(f"-> {self.where(f)}")
+            f = pred
+        return steps[::-1]
+
+    def referrer(self, name: str):
+        """A model function of this file whose text names `name` (absolute), for a chain
+        that leaves this file through the cross-file step."""
+        wanted = {name.rpartition(".")[2]}
+        for alias, target in self.scopes.imports.items():
+            absolute = resolve_import(target, self.module, self.is_package)
+            if name == absolute or name.startswith(absolute + "."):
+                wanted.add(alias)
+        for f in self.scopes.order:
+            if f.role == "model" and wanted & f.refs(self.lines)[0]:
+                return f
+        return None
+
+
+def explain(targets, paths, plan, use_cache=True, jobs=None, cross_file=True) -> tuple[str, bool]:
+    """(report, whether any line explained has findings)."""
+    files = list(dict.fromkeys([*paths, *(path for path, _ in targets)]))
+    findings, _ = run_check(files, plan, use_cache=use_cache, jobs=jobs, cross_file=cross_file)
+    cross = _CrossFile(files, plan, use_cache, jobs) if cross_file else None
+    out, any_found = [], False
+    for path, line in targets:
+        try:
+            mod = _Module(os.path.abspath(path))
+            verdict, steps = _explain_line(mod, line, cross)
+        except source.SourceError as exc:         # a syntax error, a notebook, bad encoding
+            verdict, steps = "not analysed", [exc.finding.message]
+        here = [f for f in findings
+                if f.line <= line <= f.end_line and os.path.abspath(f.path) == os.path.abspath(path)]
+        any_found = any_found or bool(here)
+        out.append(f"{path}:{line}: {verdict}")
+        out += [f"  {s}" for s in steps]
+        if here:
+            out.append("  findings on this line:")
+            out += [f"    {f.path}:{f.line}:{f.column}: {f.code} {f.message}" for f in here]
+        else:
+            out.append("  no findings on this line")
+    return "\n".join(out) + "\n", any_found
+
+
+def _explain_line(mod: _Module, line: int, cross) -> tuple[str, list[str]]:
+    f = mod.function_at(line)
+    if f is None:
+        return _outside_functions(mod, line)
+    if f.role == "model":
+        return "model code", mod.chain(f) + [f"-> line {line}"]
+    if f.role == "cold":
+        return "cold", [f"{mod.where(f)} is cold: {cold_reason(f, mod.scopes)}",
+                        "rules limited to model code do not look at it"]
+    top = f.top
+    if cross is not None and top is not None:
+        steps = cross.chain(f"{mod.module}.{top.name}")
+        if steps:
+            inner = [] if f is top else [f"-> {mod.where(f)}, defined inside it"]
+            return "model code (reached from another file)", steps + inner + [f"-> line {line}"]
+    where = "in this file" + (" nor, through the cross-file step, in its project"
+                              if cross is not None else " (--no-cross-file)")
+    return "neutral", [f"{mod.where(f)} is reached from no entry point {where}",
+                       "only rules that apply everywhere report here"]
+
+
+def _outside_functions(mod: _Module, line: int) -> tuple[str, list[str]]:
+    for node in ast.walk(mod.tree):
+        if type(node) is ast.ClassDef and node.lineno <= line <= node.end_lineno:
+            return "cold", [f"the body of class `{node.name}` ({mod.display}:{node.lineno}) "
+                            "runs once, at import"]
+    for node in mod.tree.body:
+        if id(node) in mod.scopes.main_guards and node.lineno <= line <= node.end_lineno:
+            return "cold", [f"`if __name__ == \"__main__\":` ({mod.display}:{node.lineno}) "
+                            "runs as a script, not inside a model"]
+    return "neutral", ["module-level code runs once, at import"]
+
+
+class _CrossFile:
+    """The cross-file step over the files checked and the rest of their projects, with the
+    predecessor of each name it reaches."""
+
+    def __init__(self, files, plan, use_cache, jobs):
+        named = set()
+        all_facts = []
+        for path in files:
+            for f in _expand(path, plan):
+                named.add(f)
+                facts = _facts(f, plan)
+                if facts is not None:
+                    all_facts.append(facts)
+        all_facts += project_facts(files, named, plan, use_cache, jobs)
+        self.why: dict = {}
+        resolve(all_facts, self.why)
+        self.reached = set(self.why)
+        # Which module is which file: the files named and the rest of their projects.
+        self.paths = {module_name(p)[0]: p for p in [*named, *unnamed_files(files, named,
+                                                                            plan.resolver)]}
+        self.seeds = {f"{facts.module}.{name}" for facts in all_facts
+                      for name, (is_model, _) in facts.exports.items() if is_model}
+        self._modules: dict[str, _Module] = {}
+
+    def _module(self, module: str) -> _Module | None:
+        if module not in self._modules:
+            path = self.paths.get(module)
+            try:
+                self._modules[module] = _Module(path) if path else None
+            except (source.SourceError, OSError):
+                self._modules[module] = None
+        return self._modules[module]
+
+    def chain(self, name: str) -> list[str]:
+        """Steps from an entry point to the module-level function `name`, or [] if the
+        cross-file step does not reach it."""
+        if name not in self.why and name not in self.seeds:
+            return []
+        steps, seen = [], set()             # from `name` back to where it was reached
+        while name not in seen:
+            seen.add(name)
+            module, _, func = name.rpartition(".")
+            mod = self._module(module)
+            pred = self.why.get(name)
+            functions = mod.scopes.module_functions.get(func) if mod is not None else None
+            if func == "<module>":
+                steps.append(f"-> the module-level code of `{module}` (a table naming it)")
+            elif functions and pred is None:    # model code in its own file
+                return mod.chain(functions[0]) + steps[::-1]
+            elif functions:
+                steps.append(f"-> {mod.where(functions[0])}")
+            else:
+                steps.append(f"-> `{name}`")
+            if type(pred) is tuple:             # read from the model code of a module
+                src = self._module(pred[1])
+                f = src.referrer(name) if src is not None else None
+                if f is None:
+                    return [f"entry point: the model code of `{pred[1]}`"] + steps[::-1]
+                return src.chain(f) + steps[::-1]
+            if pred is None:
+                break
+            name = pred
+        return steps[::-1]
+
+
+def _expand(path: str, plan) -> list[str]:
+    files, _ = discover([path], plan.resolver)
+    return [os.path.abspath(f) for f in files if not f.endswith(".ipynb")]
+
+
+def _facts(path: str, plan):
+    try:
+        data, _ = source.read_bytes(path, path)
+        text = source.decode(data, path)
+    except source.SourceError:
+        return None
+    facts = analyse_source(plan.profile_for(path).engine, text, path, module_name(path))[1]
+    return facts if facts is not None and (facts.exports or facts.model_refs) else None
