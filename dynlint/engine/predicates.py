@@ -644,6 +644,15 @@ def in_cold_code(ctx, node):
 
 
 @predicate()
+def in_unrolled_code(ctx, node):
+    """Inside model code whose loops have a fixed number of steps that unroll into one graph (a `forward`, a loss, what they call); not a function whose loop feeds what a model returns into the next step (a hand-written decoding or denoising loop, found from the code)."""
+    if not (ctx.frame.role == "model" or ctx.assume_model):
+        return False
+    info = ctx.analyzer.frame_info()
+    return info is None or not info.drives
+
+
+@predicate()
 def in_function(ctx, node):
     """Inside a function or method body, not at module or class level."""
     return ctx.frame.kind == "function"
