@@ -53,7 +53,8 @@ _COMPILE_DECORATORS = frozenset({
     "torch.jit.script", "torch.jit.script_method", "torch.compile", "torch.fx.wrap",
     "torch.jit.trace", "torch.compiler.allow_in_graph",
 })
-# Lightning's step methods run inside the step, although their names say "train"/"test".
+# Lightning's step methods (of a LightningModule) run inside the step, although their names
+# say "train"/"test"; a trainer's own `training_step` (backward, optimizer) does not.
 _STEP_METHOD = re.compile(r"^(training|validation|test|predict)_step$")
 # `__call__` of a plain class named as a loss or a scorer runs inside the step.
 _LOSS_CLASS = re.compile(r"Loss|Criterion|Scorer")
@@ -357,7 +358,9 @@ class _CallGraph:
     """Who may call whom inside one module, read from function text: `self.m(...)` reaches
     the class's own `m` (or any class's `m`), a module function's name reaches it, `x.m` or
     `self.x.m` reaches any class's method `m`, and `self.x` where some method stores
-    `self.x = C(...)` reaches `C.__call__` and `C.forward` (a loss or scorer held by a model)."""
+    `self.x = C(...)` reaches `C.__call__` and `C.forward` (a loss or scorer held by a model).
+    `x.m` does not reach methods that are cold by their name or class (an image processor's
+    `post_process`, a tokenizer's `decode`): reaching those takes an explicit `self.m`."""
 
     def __init__(self, scopes: Scopes, order: list[FunctionInfo], lines: list[str]):
         self.lines = lines
@@ -391,10 +394,11 @@ class _CallGraph:
             own = f.cls.methods.get(attr) if f.cls is not None else None
             out.extend(own if own is not None else methods.get(attr, ()))
             out.extend(self.held.get(attr, ()))
-        if methods:
+        if methods:         # `x.m` may be any class's `m`, but not cold code by its own nature
             for member in f.members(self.lines):
                 if not member.startswith("__"):
-                    out.extend(methods.get(member, ()))
+                    out.extend(g for g in methods.get(member, ())
+                               if not g.cls.cold and not _COLD_FUNC.match(g.name))
         if self.names:
             for name in self.names.intersection(names_here):
                 out.extend(self.module_funcs[name])
@@ -434,7 +438,7 @@ def _is_root(f: FunctionInfo, scopes: Scopes, compiled=frozenset(), graph=None) 
     if f.name in compiled and (f.parent is None or cls is not None):
         return True
     if cls is not None:
-        if _STEP_METHOD.match(f.name) or (cls.autograd and f.name in ("forward", "backward")):
+        if (_STEP_METHOD.match(f.name) and cls.is_module) or (cls.autograd and f.name in ("forward", "backward")):
             return True
         if _ROOT_METHOD.match(f.name) and (
                 f.name == "forward" or cls.is_module or _LOSS_CLASS.search(cls.name)):

@@ -3,12 +3,14 @@ per step, so what it calls runs inside the step as surely as what `forward` call
 
 The evidence is read from the code, not from names: a `for`/`while` loop whose body calls
 something the function *holds* (`self(...)`, `self.model(...)`, `self.scheduler.step(...)`,
-a parameter called directly or through an attribute that no tensor, container or string has,
-as `model.decoder(...)`, a local bound to one of those) and passes what that call
-returns, directly or through other assignments in the loop, to another call. A method of
+a parameter called directly or through a submodule, `model.decoder.layer(...)`, whose first
+attribute no tensor, container or string has, a local bound to one of those) and feeds what
+that call returns, directly or through other assignments in the loop, into its next step:
+into the next iteration or into another held call. A loop that calls `.backward()` or
+`.zero_grad()` is a training loop, not a driver. A method of
 the same class counts as held when its own body calls something held (SAM's mask generator
-calls `self._process_batch`, which calls `self.predictor`). A loop that only accumulates
-values of its own (`for x in xs: total = total + x`) is no driver.
+calls `self._process_batch`, which calls `self.predictor`). A loop that only collects
+results (`for b in batches: outs.append(self.model(b))`) is no driver.
 """
 from __future__ import annotations
 
@@ -108,8 +110,8 @@ class _Calls:
             if attrs[0] in self.own_methods:
                 return follow_methods and len(attrs) == 1 and self.method_holds(attrs[0])
             return True
-        if root.id in self.params:
-            return attrs[0] not in _VALUE_METHODS
+        if root.id in self.params:        # `model.decoder(...)`; not `x.view(...)`, `op.Cast(...)`
+            return len(attrs) > 1 and attrs[0] not in _VALUE_METHODS
         return root.id in self.locals
 
 
@@ -121,40 +123,65 @@ def calls_held(fnode, own_methods) -> bool:
 
 
 def _targets(node):
+    """Names an assignment rebinds (a subscript or attribute target rebinds nothing)."""
     t = type(node)
     if t is ast.Assign:
-        targets = node.targets
+        todo = list(node.targets)
     elif t in (ast.AugAssign, ast.AnnAssign):
-        targets = [node.target]
+        todo = [node.target]
     else:
-        return ()
-    return [n.id for tgt in targets for n in ast.walk(tgt) if type(n) is ast.Name]
+        return []
+    out = []
+    while todo:
+        tgt = todo.pop()
+        if type(tgt) is ast.Name:
+            out.append(tgt.id)
+        elif type(tgt) in (ast.Tuple, ast.List):
+            todo.extend(tgt.elts)
+        elif type(tgt) is ast.Starred:
+            todo.append(tgt.value)
+    return out
+
+
+def _trains(nodes) -> bool:
+    """A training loop (`loss.backward()`, `optimizer.zero_grad()`): cold code, no driver."""
+    return any(type(n) is ast.Call and type(n.func) is ast.Attribute
+               and n.func.attr in ("backward", "zero_grad") for n in nodes)
 
 
 def drives_model(fnode, own_methods, method_holds) -> bool:
-    """Whether one of the function's loops feeds what a held callee returns into other calls."""
+    """Whether one of the function's loops feeds what a held callee returns into its next
+    step: into the next iteration (the name is read in the loop before it is rebound, or by
+    a `while` test) or into another held call (`self.scheduler.step(self.unet(...))`)."""
     calls = None
     for loop in _loops(fnode.body):
         nodes = list(_own_nodes(loop.body))
-        if not any(type(n) is ast.Call for n in nodes):
+        if not any(type(n) is ast.Call for n in nodes) or _trains(nodes):
             continue
         if calls is None:
             calls = _Calls(fnode, own_methods, method_holds)
         assigns = [n for n in nodes if type(n) in (ast.Assign, ast.AugAssign, ast.AnnAssign)
                    and n.value is not None]
-        derived: set[str] = set()
+        derived: dict[str, list] = {}     # name -> the assignments binding it from a held call
         for _ in range(2):          # a second pass follows assignments written above their source
             for a in assigns:
                 if any((type(n) is ast.Call and calls.held(n))
                        or (type(n) is ast.Name and n.id in derived) for n in ast.walk(a.value)):
-                    derived.update(_targets(a))
+                    for name in _targets(a):
+                        derived.setdefault(name, []).append(a)
         if not derived:
             continue
-        for call in nodes:
-            if type(call) is not ast.Call:
-                continue
-            args = [*call.args, *(k.value for k in call.keywords)]
-            if any(type(n) is ast.Name and n.id in derived and type(n.ctx) is ast.Load
-                   for arg in args for n in ast.walk(arg)):
-                return True
+        if type(loop) is ast.While and any(type(n) is ast.Name and n.id in derived
+                                           for n in ast.walk(loop.test)):
+            return True
+        for n in nodes:
+            if type(n) is ast.Name and type(n.ctx) is ast.Load and n.id in derived:
+                here = (n.lineno, n.col_offset)
+                if any(type(a) is ast.AugAssign or here <= (a.value.end_lineno, a.value.end_col_offset)
+                       for a in derived[n.id]):
+                    return True             # read before it is rebound: carried to the next step
+            elif type(n) is ast.Call and calls.held(n):
+                args = [*n.args, *(k.value for k in n.keywords)]
+                if any(type(x) is ast.Name and x.id in derived for arg in args for x in ast.walk(arg)):
+                    return True
     return False
