@@ -31,14 +31,14 @@ _COLD_FUNC = re.compile(
     re.IGNORECASE,
 )
 # Classes whose methods never run inside a model: by name for preprocessing and tests, and
-# by base class for data loading and training infrastructure (a class merely *named*
+# by base class for data loading (datasets, samplers, loader transforms) and training infrastructure (a class merely *named*
 # "...Sampler" may well be called from forward, like torchvision's box samplers).
 _COLD_CLASS = re.compile(
     r"^Test|Tests$|Tokenizer|FeatureExtractor$|ImageProcessor|"
     r"^(?!.*(Attn|Attention)).*Processor(Fast)?$|Config$|Args$|Arguments$",
 )
 _COLD_BASE = re.compile(
-    r"(^|\.)(Dataset|IterableDataset|Sampler|BatchSampler|DataLoader|TestCase|"
+    r"(^|\.)(Dataset|IterableDataset|Sampler|BatchSampler|DataLoader|TestCase|\w*Transform|"
     r"LightningDataModule|DataModule|Trainer|TrainerCallback|Callback|PretrainedConfig)$"
 )
 _MODULE_BASE = re.compile(
@@ -328,8 +328,9 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
 
 def _spread_cold(order: list[FunctionInfo], graph: _CallGraph) -> None:
     """A function that only cold code calls is cold (a helper `__init__` calls to build
-    buffers runs once, at construction). Public module-level functions are left alone:
-    other files may call them. Nested functions follow their parent."""
+    buffers runs once, at construction; a segment check only post-processing calls).
+    A function nothing in the file calls stays in scope. Nested functions follow their
+    parent."""
     callers: dict[int, set[int]] = {}
     by_id = {id(f): f for f in order}
     for f in order:
@@ -344,8 +345,6 @@ def _spread_cold(order: list[FunctionInfo], graph: _CallGraph) -> None:
                 continue
             if g.parent is not None:
                 cold = g.parent.role == "cold"
-            elif g.cls is None and not g.name.startswith("_"):
-                continue
             else:
                 ids = callers.get(id(g))
                 cold = bool(ids) and all(by_id[c].role == "cold" for c in ids)
