@@ -431,9 +431,8 @@ def _is_root(f: FunctionInfo, scopes: Scopes, compiled=frozenset(), graph=None) 
     cls = f.cls
     if cls is not None and cls.cold:
         return False
-    for d in f.node.decorator_list:
-        if scopes.qualname(d.func if type(d) is ast.Call else d) in _COMPILE_DECORATORS:
-            return True
+    if _decorated(f, scopes, _COMPILE_DECORATORS):
+        return True
     if f.name in compiled and (f.parent is None or cls is not None):
         return True
     if cls is not None:
@@ -453,6 +452,11 @@ def _is_root(f: FunctionInfo, scopes: Scopes, compiled=frozenset(), graph=None) 
     own = cls.methods if cls is not None else {}
     f.drives = drives_model(f.node, own, lambda name: graph.method_holds(cls, name))
     return f.drives
+
+
+def _decorated(f: FunctionInfo, scopes: Scopes, names: frozenset) -> bool:
+    return any(scopes.qualname(d.func if type(d) is ast.Call else d) in names
+               for d in f.node.decorator_list)
 
 
 def _is_main_guard(test: ast.AST) -> bool:
