@@ -1,13 +1,13 @@
 """A cheap pre-pass over a module's statements: imports, classes, functions and their roles.
 
-Roles say where a function runs:
+Roles say where a function runs (docs/architecture.md has the full statement):
 
-* model   - `forward` and friends, loss functions, `torch.compile`/`jit.script` functions,
-            what they reference in this file (methods via `self.`, module functions by
-            name), and functions nested in those: code that runs inside the compiled graph;
-* cold    - `__init__`, weight init, training/eval loops, data preparation, tests, class
-            bodies, `if __name__ == "__main__"`: code that never runs inside the model;
-* neutral - everything else.
+* model   - roots (`forward` and friends, autograd Functions, Lightning step methods, loss
+            functions and loss/scorer classes, compiled functions, loops that drive a model:
+            `steploops.py`), what they reach in this file, and functions nested in those;
+* cold    - `__init__`, weight init, training/eval loops, data code, tests, logging, class
+            bodies, `if __name__ == "__main__"`, and what only cold code calls;
+* neutral - library code: in scope, reached by nothing in the file.
 
 Roles are computed before the expression walk so that rules limited to model code cost
 nothing elsewhere and cold bodies can be skipped. References are read from each function's
