@@ -231,13 +231,15 @@ def test_own_diagnostics_first_then_cross_file_ones(tmp_path):
     (tmp_path / "pkg" / "model.py").write_text(
         "from torch import nn\nfrom pkg.helpers import positive\n\n\n"
         "class Net(nn.Module):\n    def forward(self, x):\n        return positive(x)\n")
-    helper = "def positive(x):\n    return x.sum().item()\n"
+    # An export to the host (`.tolist()`) is flagged in model code only, so the helper's own
+    # text gives nothing; the folder's facts (model code calls it) add the finding.
+    helper = "def positive(x):\n    return x.tolist()\n"
 
     async def scenario():
         async with Session(tmp_path) as s:
             uri, first = await s.open(tmp_path / "pkg" / "helpers.py", helper)
             assert first == []
-            assert [d.code for d in await s.next_diagnostics(uri, 1)] == ["DYN201"]
+            assert [d.code for d in await s.next_diagnostics(uri, 1)] == ["DYN202"]
     run(scenario())
 
 
