@@ -218,8 +218,8 @@ def test_cross_file_facts_follow_edits(tmp_path):
             uri, diags = await s.open(tmp_path / "pkg" / "helpers.py", helper)
             assert [d.code for d in diags] == ["DYN101"]
             # a host read is reported in model code only: here because model.py calls it
-            await s.change(uri, "def positive(x):\n    return x.sum().item()\n", 2)
-            assert [d.code for d in s.diagnostics[uri]] == ["DYN201"]
+            await s.change(uri, "def positive(x):\n    return x.tolist()\n", 2)
+            assert [d.code for d in s.diagnostics[uri]] == ["DYN202"]
     run(scenario())
 
 
@@ -231,13 +231,15 @@ def test_own_diagnostics_first_then_cross_file_ones(tmp_path):
     (tmp_path / "pkg" / "model.py").write_text(
         "from torch import nn\nfrom pkg.helpers import positive\n\n\n"
         "class Net(nn.Module):\n    def forward(self, x):\n        return positive(x)\n")
-    helper = "def positive(x):\n    return x.sum().item()\n"
+    # An export to the host (`.tolist()`) is flagged in model code only, so the helper's own
+    # text gives nothing; the folder's facts (model code calls it) add the finding.
+    helper = "def positive(x):\n    return x.tolist()\n"
 
     async def scenario():
         async with Session(tmp_path) as s:
             uri, first = await s.open(tmp_path / "pkg" / "helpers.py", helper)
             assert first == []
-            assert [d.code for d in await s.next_diagnostics(uri, 1)] == ["DYN201"]
+            assert [d.code for d in await s.next_diagnostics(uri, 1)] == ["DYN202"]
     run(scenario())
 
 
@@ -299,7 +301,7 @@ def test_same_findings_as_check_through_edits(tmp_path, dynlint):
     model = pkg / "modeling_longformer.py"
     text = source.read_text()
     model.write_text(text)
-    helper = "def positive(x):\n    n = x.sum().item()\n    return x[x > 0], n\n"
+    helper = "def positive(x):\n    n = x.tolist()\n    return x[x > 0], n\n"
     (pkg / "helpers.py").write_text(helper)
     caller = textwrap.dedent("""\
         from torch import nn
@@ -332,7 +334,7 @@ def test_same_findings_as_check_through_edits(tmp_path, dynlint):
             # cross-file: the helper is model code because legacy_model.py's forward calls it;
             # per-file-ignores of the caller's file do not apply to the helper's
             huri, hdiags = await s.open(pkg / "helpers.py", helper)
-            assert {d.code for d in hdiags} == {"DYN101", "DYN201"}
+            assert {d.code for d in hdiags} == {"DYN101", "DYN202"}
             assert server_view(hdiags) == check_view(dynlint, tmp_path, pkg / "helpers.py")
             luri, ldiags = await s.open(pkg / "legacy_model.py", caller)
             assert ldiags == []
@@ -401,7 +403,7 @@ def test_helper_changed_on_disk_updates_open_model(tmp_path):
     user = tmp_path / "pkg" / "user.py"
     user.write_text("from torch import nn\nfrom pkg.helpers import positive\n\n\n"
                     "class Net(nn.Module):\n    def forward(self, x):\n        return x\n")
-    helper = "def positive(x):\n    return x.sum().item()\n"       # a host read: model code only
+    helper = "def positive(x):\n    return x.tolist()\n"     # an export to the host: model code only
 
     async def scenario():
         async with Session(tmp_path) as s:
@@ -409,5 +411,5 @@ def test_helper_changed_on_disk_updates_open_model(tmp_path):
             assert diags == []
             user.write_text(user.read_text().replace("return x\n", "return positive(x)\n"))
             s.files_changed(user)
-            assert [d.code for d in await s.next_diagnostics(uri)] == ["DYN201"]
+            assert [d.code for d in await s.next_diagnostics(uri)] == ["DYN202"]
     run(scenario())

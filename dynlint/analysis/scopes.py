@@ -1,13 +1,13 @@
 """A cheap pre-pass over a module's statements: imports, classes, functions and their roles.
 
-Roles say where a function runs:
+Roles say where a function runs (docs/architecture.md has the full statement):
 
-* model   - `forward` and friends, loss functions, `torch.compile`/`jit.script` functions,
-            what they reference in this file (methods via `self.`, module functions by
-            name), and functions nested in those: code that runs inside the compiled graph;
-* cold    - `__init__`, weight init, training/eval loops, data preparation, tests, class
-            bodies, `if __name__ == "__main__"`: code that never runs inside the model;
-* neutral - everything else.
+* model   - roots (`forward` and friends, autograd Functions, Lightning step methods, loss
+            functions and loss/scorer classes, compiled functions, loops that drive a model:
+            `steploops.py`), what they reach in this file, and functions nested in those;
+* cold    - `__init__`, weight init, training/eval loops, data code, tests, logging, class
+            bodies, `if __name__ == "__main__"`, and what only cold code calls;
+* neutral - library code: in scope, reached by nothing in the file.
 
 Roles are computed before the expression walk so that rules limited to model code cost
 nothing elsewhere and cold bodies can be skipped. References are read from each function's
@@ -19,9 +19,11 @@ from __future__ import annotations
 import ast
 import re
 
+from .steploops import calls_held, drives_model
+
 _COLD_FUNC = re.compile(
     r"^(__init__|__new__|__repr__|__str__|__len__|__getitem__|__iter__|__setstate__|"
-    r"__getstate__|__post_init__|_?init_weights?|_?initiali[sz]e.*|_init_.*|reset_parameters|"
+    r"__getstate__|__post_init__|_?init_weights?|_?initiali[sz]e.*|reset_parameters|"
     r"reset|extra_repr|train(_.*|ing_step.*)?|fit.*|evaluat.*|eval_.*|validat.*|test_.*|"
     r"main|run|log(_.*)?|collate.*|prepare_data|setup|teardown|.*dataset.*|.*dataloader.*|"
     r"preprocess.*|load.*|save.*|from_pretrained|plot.*|visuali[sz]e.*|print.*|on_.*|"
@@ -29,14 +31,14 @@ _COLD_FUNC = re.compile(
     re.IGNORECASE,
 )
 # Classes whose methods never run inside a model: by name for preprocessing and tests, and
-# by base class for data loading and training infrastructure (a class merely *named*
+# by base class for data loading (datasets, samplers, loader transforms) and training infrastructure (a class merely *named*
 # "...Sampler" may well be called from forward, like torchvision's box samplers).
 _COLD_CLASS = re.compile(
     r"^Test|Tests$|Tokenizer|FeatureExtractor$|ImageProcessor|"
     r"^(?!.*(Attn|Attention)).*Processor(Fast)?$|Config$|Args$|Arguments$",
 )
 _COLD_BASE = re.compile(
-    r"(^|\.)(Dataset|IterableDataset|Sampler|BatchSampler|DataLoader|TestCase|"
+    r"(^|\.)(Dataset|IterableDataset|Sampler|BatchSampler|DataLoader|TestCase|\w*Transform|"
     r"LightningDataModule|DataModule|Trainer|TrainerCallback|Callback|PretrainedConfig)$"
 )
 _MODULE_BASE = re.compile(
@@ -51,20 +53,31 @@ _COMPILE_DECORATORS = frozenset({
     "torch.jit.script", "torch.jit.script_method", "torch.compile", "torch.fx.wrap",
     "torch.jit.trace", "torch.compiler.allow_in_graph",
 })
+# Lightning's step methods (of a LightningModule) run inside the step, although their names
+# say "train"/"test"; a trainer's own `training_step` (backward, optimizer) does not.
+_STEP_METHOD = re.compile(r"^(training|validation|test|predict)_step$")
+# `__call__` of a plain class named as a loss or a scorer runs inside the step.
+_LOSS_CLASS = re.compile(r"Loss|Criterion|Scorer")
+# `torch.compile(fn)`, `torch.jit.script(self.fn)`: the callee and the first argument's name.
+_COMPILE_CALL = re.compile(r"([A-Za-z_][\w.]*)\s*\(\s*(?:self\.)?([A-Za-z_]\w*)\s*[,)]")
+# `self.loss_fn = FocalLoss(...)`: the attribute and the class it holds an instance of.
+_HELD_INSTANCE = re.compile(r"self\.(\w+)\s*(?::[^=\n]*)?=\s*([A-Za-z_]\w*)\s*\(")
 _TOKEN_TABLE = {i: " " for i in range(128) if not (chr(i).isalnum() or chr(i) in "_.")}
 _SUPER_ATTR = re.compile(r"super\(\)\s*\.\s*([A-Za-z_]\w*)")
 
 
 class ClassInfo:
-    __slots__ = ("name", "is_module", "cold", "methods")
+    __slots__ = ("name", "is_module", "cold", "methods", "autograd")
 
-    def __init__(self, name, is_module, cold):
+    def __init__(self, name, is_module, cold, autograd=False):
         self.name, self.is_module, self.cold = name, is_module, cold
+        self.autograd = autograd        # a torch.autograd.Function: forward and backward run in the step
         self.methods: dict[str, list[FunctionInfo]] = {}
 
 
 class FunctionInfo:
-    __slots__ = ("name", "qualname", "cls", "parent", "node", "role", "modelish", "top", "_refs")
+    __slots__ = ("name", "qualname", "cls", "parent", "node", "role", "modelish", "top", "_refs",
+                 "_members", "drives")
 
     def __init__(self, name, qualname, cls, parent, node):
         self.name, self.qualname, self.cls, self.parent, self.node = name, qualname, cls, parent, node
@@ -73,6 +86,16 @@ class FunctionInfo:
         # The module-level function this one is (or is nested in); None inside classes.
         self.top = self if parent is None and cls is None else (parent.top if parent else None)
         self._refs = None
+        self._members = None
+        self.drives = False     # one of its loops feeds a model's outputs into the next step
+
+    def members(self, lines) -> set:
+        """Attribute names read after the first part of a dotted name (`x.apply`, `self.dec.update`
+        give `apply`, `update`; `self.m` gives nothing): methods that may be called on an
+        object held in a variable or attribute."""
+        if self._members is None:
+            self.refs(lines)
+        return self._members
 
     def refs(self, lines):
         """(names, self_attrs, dotted) mentioned in this function's text, read once."""
@@ -81,7 +104,7 @@ class FunctionInfo:
             text = "\n".join(lines[node.lineno - 1:node.end_lineno])
             # `a.b.c` and plain names as tokens: str.translate + split is twice as fast as a
             # regex here, and this is the pre-pass's hottest line.
-            names, attrs, pairs = set(), set(), set()
+            names, attrs, pairs, members = set(), set(), set(), set()
             for tok in set(text.translate(_TOKEN_TABLE).split()):
                 if "." in tok:
                     parts = tok.split(".")
@@ -90,11 +113,15 @@ class FunctionInfo:
                         pairs.add((parts[0], parts[1]))
                         if parts[0] == "self" or parts[0] == "cls":
                             attrs.add(parts[1])
+                            members.update(parts[2:])
+                        else:
+                            members.update(parts[1:])
                 else:
                     names.add(tok)
             if "super()" in text:
                 attrs.update(_SUPER_ATTR.findall(text))
             self._refs = (names, attrs, pairs)
+            self._members = members
         return self._refs
 
 
@@ -262,7 +289,9 @@ def _scan(body, scopes: Scopes, order, func, cls, prefix, top) -> None:
                             for b in bases)
             cold = bool(_COLD_CLASS.search(node.name)) or any(
                 _COLD_BASE.search(b) or (b in known and known[b].cold) for b in bases)
-            info = ClassInfo(node.name, is_module, cold)
+            autograd = any(b.endswith("autograd.Function") or b.endswith("autograd.function.Function")
+                           for b in bases)
+            info = ClassInfo(node.name, is_module, cold, autograd)
             known[node.name] = info
             _scan(node.body, scopes, order, func, info, prefix + node.name + ".", False)
         elif t is ast.FunctionDef or t is ast.AsyncFunctionDef:
@@ -289,16 +318,12 @@ def _scan(body, scopes: Scopes, order, func, cls, prefix, top) -> None:
 
 
 def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -> None:
-    module_funcs: dict[str, list[FunctionInfo]] = {}
-    methods: dict[str, list[FunctionInfo]] = {}
-    for f in order:
-        if f.parent is None and f.cls is None:
-            module_funcs.setdefault(f.name, []).append(f)
-        if f.cls is not None:
-            methods.setdefault(f.name, []).append(f)
-    names = frozenset(module_funcs)
+    """Model code is what model roots reach; cold code is cold by nature or reached only from
+    cold code; the rest is neutral ("library": in scope for shape rules, not for host reads)."""
+    graph = _CallGraph(scopes, order, lines)
+    compiled = _compiled_by_call(scopes, lines)
     model: set[int] = set()
-    todo = [f for f in order if _is_root(f, scopes)]
+    todo = [f for f in order if _is_root(f, scopes, compiled, graph)]
     why = scopes.why                # None unless explaining: then record predecessors
     if why is not None:
         scopes.roots = {id(f) for f in todo}
@@ -308,13 +333,7 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
             continue
         model.add(id(f))
         start = len(todo)
-        names_here, attrs, _ = f.refs(lines)
-        for attr in attrs:
-            own = f.cls.methods.get(attr) if f.cls is not None else None
-            todo.extend(own if own is not None else methods.get(attr, ()))
-        if names:
-            for name in names.intersection(names_here):
-                todo.extend(module_funcs[name])
+        todo.extend(graph.callees(f))
         if why is not None:
             for g in todo[start:]:
                 if id(g) not in model and id(g) not in scopes.roots:
@@ -325,6 +344,8 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
             f.role = "model"
         elif parent_role == "cold" or _COLD_FUNC.match(f.name) or (f.cls is not None and f.cls.cold):
             f.role = "cold"
+    _spread_cold(order, graph)
+    for f in order:
         f.modelish = f.role == "model" or bool(
             _ROOT_METHOD.match(f.name) or "loss" in f.name.lower()
             or (f.cls is not None and f.cls.is_module and not _COLD_FUNC.match(f.name)))
@@ -338,6 +359,8 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
         return f"its name `{f.name}` is one of code that runs outside the model " \
                "(construction, initialisation, data, training loop, tests, I/O)"
     cls = f.cls
+    if cls is None or not cls.cold:
+        return "only cold code in this file calls it"
     if _COLD_CLASS.search(cls.name):
         return f"its class `{cls.name}` is named like code that runs outside the model " \
                "(tests, tokenizers, processors, configs)"
@@ -349,17 +372,137 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
     return f"its class `{cls.name}` is cold"
 
 
-def _is_root(f: FunctionInfo, scopes: Scopes) -> bool:
-    if f.cls is not None and f.cls.cold:
+def _spread_cold(order: list[FunctionInfo], graph: _CallGraph) -> None:
+    """A function that only cold code calls is cold (a helper `__init__` calls to build
+    buffers runs once, at construction; a segment check only post-processing calls).
+    A function nothing in the file calls stays in scope. Nested functions follow their
+    parent."""
+    callers: dict[int, set[int]] = {}
+    by_id = {id(f): f for f in order}
+    for f in order:
+        for g in graph.callees(f):
+            if g is not f:
+                callers.setdefault(id(g), set()).add(id(f))
+    changed = True
+    while changed:
+        changed = False
+        for g in order:
+            if g.role != "neutral":
+                continue
+            if g.parent is not None:
+                cold = g.parent.role == "cold"
+            else:
+                ids = callers.get(id(g))
+                cold = bool(ids) and all(by_id[c].role == "cold" for c in ids)
+            if cold:
+                g.role = "cold"
+                changed = True
+
+
+class _CallGraph:
+    """Who may call whom inside one module, read from function text: `self.m(...)` reaches
+    the class's own `m` (or any class's `m`), a module function's name reaches it, `x.m` or
+    `self.x.m` reaches any class's method `m`, and `self.x` where some method stores
+    `self.x = C(...)` reaches `C.__call__` and `C.forward` (a loss or scorer held by a model).
+    `x.m` does not reach methods that are cold by their name or class (an image processor's
+    `post_process`, a tokenizer's `decode`): reaching those takes an explicit `self.m`."""
+
+    def __init__(self, scopes: Scopes, order: list[FunctionInfo], lines: list[str]):
+        self.lines = lines
+        self.module_funcs: dict[str, list[FunctionInfo]] = {}
+        self.methods: dict[str, list[FunctionInfo]] = {}
+        for f in order:
+            if f.parent is None and f.cls is None:
+                self.module_funcs.setdefault(f.name, []).append(f)
+            if f.cls is not None:
+                self.methods.setdefault(f.name, []).append(f)
+        self.names = frozenset(self.module_funcs)
+        self.held: dict[str, list[FunctionInfo]] = {}   # attribute -> __call__/forward it holds
+        classes = scopes.classes
+        if self.methods and "self." in "".join(lines):
+            for attr, cls in _HELD_INSTANCE.findall("\n".join(lines)):
+                info = classes.get(cls)
+                if info is not None:
+                    for name in ("__call__", "forward"):
+                        self.held.setdefault(attr, []).extend(info.methods.get(name, ()))
+        self._holds: dict[tuple, bool] = {}
+        self._callees: dict[int, list[FunctionInfo]] = {}
+
+    def callees(self, f: FunctionInfo) -> list[FunctionInfo]:
+        out = self._callees.get(id(f))
+        if out is not None:
+            return out
+        out = []
+        names_here, attrs, _ = f.refs(self.lines)
+        methods = self.methods
+        for attr in attrs:
+            own = f.cls.methods.get(attr) if f.cls is not None else None
+            out.extend(own if own is not None else methods.get(attr, ()))
+            out.extend(self.held.get(attr, ()))
+        if methods:         # `x.m` may be any class's `m`, but not cold code by its own nature
+            for member in f.members(self.lines):
+                if not member.startswith("__"):
+                    out.extend(g for g in methods.get(member, ())
+                               if not g.cls.cold and not _COLD_FUNC.match(g.name))
+        if self.names:
+            for name in self.names.intersection(names_here):
+                out.extend(self.module_funcs[name])
+        self._callees[id(f)] = out
+        return out
+
+    def method_holds(self, cls: ClassInfo, name: str) -> bool:
+        """Whether a method `name` of `cls` itself calls something it holds."""
+        key = (id(cls), name)
+        found = self._holds.get(key)
+        if found is None:
+            found = self._holds[key] = any(calls_held(m.node, cls.methods)
+                                           for m in cls.methods.get(name, ()))
+        return found
+
+
+def _compiled_by_call(scopes: Scopes, lines: list[str]) -> frozenset:
+    """Names of functions passed to `torch.compile(fn)` / `torch.jit.script(fn)` by call."""
+    out = set()
+    for line in lines:
+        if "compile(" in line or "script(" in line or "trace(" in line:
+            for callee, arg in _COMPILE_CALL.findall(line):
+                first, _, rest = callee.partition(".")
+                full = scopes.imports.get(first, first) + ("." + rest if rest else "")
+                if full in _COMPILE_DECORATORS:
+                    out.add(arg)
+    return frozenset(out)
+
+
+def _is_root(f: FunctionInfo, scopes: Scopes, compiled=frozenset(), graph=None) -> bool:
+    cls = f.cls
+    if cls is not None and cls.cold:
         return False
-    for d in f.node.decorator_list:
-        if scopes.qualname(d.func if type(d) is ast.Call else d) in _COMPILE_DECORATORS:
-            return True
-    if f.cls is not None and _ROOT_METHOD.match(f.name):
-        return f.name == "forward" or f.cls.is_module
-    if f.cls is None and f.parent is None and _ROOT_FUNCTION.search(f.name):
+    if _decorated(f, scopes, _COMPILE_DECORATORS):
         return True
-    return "loss" in f.name.lower() and not _COLD_FUNC.match(f.name)
+    if f.name in compiled and (f.parent is None or cls is not None):
+        return True
+    if cls is not None:
+        if (_STEP_METHOD.match(f.name) and cls.is_module) or (cls.autograd and f.name in ("forward", "backward")):
+            return True
+        if _ROOT_METHOD.match(f.name) and (
+                f.name == "forward" or cls.is_module or _LOSS_CLASS.search(cls.name)):
+            return True
+    elif f.parent is None and _ROOT_FUNCTION.search(f.name):
+        return True
+    if _COLD_FUNC.match(f.name):
+        return False
+    if "loss" in f.name.lower():
+        return True
+    if graph is None:
+        return False
+    own = cls.methods if cls is not None else {}
+    f.drives = drives_model(f.node, own, lambda name: graph.method_holds(cls, name))
+    return f.drives
+
+
+def _decorated(f: FunctionInfo, scopes: Scopes, names: frozenset) -> bool:
+    return any(scopes.qualname(d.func if type(d) is ast.Call else d) in names
+               for d in f.node.decorator_list)
 
 
 def _is_main_guard(test: ast.AST) -> bool:

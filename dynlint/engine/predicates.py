@@ -640,9 +640,25 @@ def in_model_code(ctx, node):
 
 
 @predicate()
+def in_step_code(ctx, node):
+    """Inside a function that may run inside the step: model code, or library code that nothing in the file reaches from model code or from cold code only (a scheduler's `step`, a box utility a detector calls from another file). Not module level, class bodies, cold code."""
+    return (ctx.frame.kind == "function" and ctx.frame.role != "cold" or ctx.assume_model) \
+        and not eager_only(ctx, node)
+
+
+@predicate()
 def in_cold_code(ctx, node):
     """Inside code that never runs inside the model graph and is not called from it: `__init__`, weight initialisation, training/eval loops, data preparation, tests, module level under `if __name__ == "__main__"`, class bodies."""
     return ctx.frame.role == "cold" or ctx.frame.kind in ("class", "main") or eager_only(ctx, node)
+
+
+@predicate()
+def in_unrolled_code(ctx, node):
+    """Inside model code whose loops have a fixed number of steps that unroll into one graph (a `forward`, a loss, what they call); not a function whose loop feeds what a model returns into the next step (a hand-written decoding or denoising loop, found from the code)."""
+    if not (ctx.frame.role == "model" or ctx.assume_model):
+        return False
+    info = ctx.analyzer.frame_info()
+    return info is None or not info.drives
 
 
 @predicate()

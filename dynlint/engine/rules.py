@@ -59,6 +59,8 @@ class MatchSpec:
         names = {(p.name, p.negate) for p in self.when}
         if ("in_model_code", False) in names:
             return frozenset({"model"})
+        if ("in_step_code", False) in names:
+            return frozenset({"model", "neutral"})
         if ("in_cold_code", True) in names:
             return frozenset({"model", "neutral"})
         return frozenset({"model", "neutral", "cold"})
