@@ -59,10 +59,10 @@ def _project(tmp_path):
                 return deeper(t)
 
             def deeper(t: torch.Tensor):
-                return t.max().item()
+                return t.max().tolist()
 
             def unused(t: torch.Tensor):
-                return t.max().item()
+                return t.max().tolist()         # a host copy: model code only
             """,
         "pkg/masks.py": """\
             import torch
@@ -112,7 +112,7 @@ def test_explain_across_files(dynlint, tmp_path):
                          "-> `deeper` (pkg/utils.py:6)",
                          "-> line 7"]
     assert steps[5:] == ["findings on this line:",
-                         "pkg/utils.py:7:12: DYN201 `t.max().item()` copies a tensor value to "
+                         "pkg/utils.py:7:12: DYN202 `t.max().tolist()` copies tensor data to "
                          "the host inside model code"]
     verdict, steps = got["pkg/masks.py:4"]
     assert verdict == "model code (reached from another file)"

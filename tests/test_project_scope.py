@@ -16,13 +16,13 @@ FIXTURE = {
         import torch
 
         def is_padded(mask: torch.Tensor) -> bool:
-            return bool(mask.all())
+            return mask.all().tolist()
 
         def helper(t: torch.Tensor):
             return deeper(t)
 
         def deeper(t: torch.Tensor):
-            return t.max().item()
+            return t.max().tolist()
         """,
     "pkg/model.py": """\
         import torch
@@ -144,7 +144,7 @@ def test_real_package_alone_equals_whole(dynlint, tmp_path):
     # Files some of whose findings only the cross-file step gives, and files it adds nothing to.
     crossed = sorted(p for p in by_file if by_file[p] != alone_view.get(p, []))
     plain = sorted(p for p in by_file if p not in crossed)
-    assert len(crossed) >= 3, crossed
+    assert len(crossed) >= 2, crossed
     chosen = crossed[:4] + plain[:2]
     for path in chosen:
         alone = dynlint("check", path, "-q", cwd=tmp_path)     # the cache: cold, then warm

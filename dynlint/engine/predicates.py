@@ -55,7 +55,58 @@ class MatchContext:
         self.weak = False
 
     def kind(self, node: ast.AST) -> int:
-        return self.analyzer.kind(node)
+        k = self.analyzer.kind(node)
+        if k and type(node) in (ast.Name, ast.Attribute) and _has_isinstance(self.analyzer) \
+                and _checked_not_tensor(self, node):
+            return K.NOT
+        return k
+
+
+# Types an `isinstance` test may name that rule a tensor out in the branch it guards.
+_NON_TENSOR_TYPES = frozenset({"list", "tuple", "dict", "set", "int", "float", "bool", "str",
+                               "bytes", "complex", "np.ndarray", "numpy.ndarray", "Number",
+                               "numbers.Number", "Sequence", "abc.Sequence"})
+
+
+def _has_isinstance(analyzer) -> bool:
+    """Whether the module mentions `isinstance(` at all (read once per module)."""
+    found = getattr(analyzer, "_isinstance_seen", None)
+    if found is None or found[0] is not analyzer.lines:
+        found = (analyzer.lines, any("isinstance(" in line for line in analyzer.lines))
+        analyzer._isinstance_seen = found
+    return found[1]
+
+
+def _checked_not_tensor(ctx, node) -> bool:
+    """`node` sits in the branch an `isinstance(node, <non-tensor types>)` test guards:
+    `a if isinstance(x, list) else b`, `if isinstance(x, (list, tuple)): ...`,
+    `isinstance(x, int) and ...`. Such a value is not a tensor there, whatever else the
+    code shows about it (a `self.` attribute assigned a tensor elsewhere, say)."""
+    child = ctx.node
+    for owner in _ancestors(ctx):
+        t = type(owner)
+        if t is ast.IfExp or t is ast.If:
+            if any(child is c for c in ([owner.body] if t is ast.IfExp else owner.body)) \
+                    and _isinstance_of(owner.test, node):
+                return True
+        elif t is ast.BoolOp and type(owner.op) is ast.And:
+            for v in owner.values:
+                if v is child:
+                    break
+                if _isinstance_of(v, node):
+                    return True
+        child = owner
+    return False
+
+
+def _isinstance_of(test, node) -> bool:
+    if type(test) is not ast.Call or type(test.func) is not ast.Name or \
+            test.func.id != "isinstance" or len(test.args) != 2 or \
+            not same_code(test.args[0], node):
+        return False
+    kinds = test.args[1]
+    names = kinds.elts if type(kinds) is ast.Tuple else [kinds]
+    return all(ast.unparse(n) in _NON_TENSOR_TYPES for n in names)
 
 
 # -- what a value is --------------------------------------------------------------------
