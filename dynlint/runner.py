@@ -154,8 +154,9 @@ def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross
     gc.disable()
     try:
         for path in files:
-            display = display_path(os.path.abspath(path), cwd) if os.path.isabs(path) else path
-            profile = plan.profile_for(path)
+            absolute = os.path.abspath(path)
+            display = display_path(absolute, cwd) if os.path.isabs(path) else path
+            profile = plan.profile_for_file(absolute)     # discovery yields files only
             index = profiles.get(id(profile))
             if index is None:
                 index = profiles[id(profile)] = len(_ENGINES)
