@@ -381,6 +381,21 @@ def _parse_pred(path, text, line, label) -> PredCall:
     return PredCall(expr.id, tuple(args), negate, pred.fn, text.strip())
 
 
+_PIN_FIELDS = frozenset({"code", "line", "column", "message"})
+
+
+def flag_examples(rule) -> list[tuple[str, dict]]:
+    """A rule's flag examples as (code, pins): pins hold the `line`/`column`/`message` an
+    example expects (empty for a plain code string)."""
+    out = []
+    for item in rule.examples.get("flag", []):
+        if isinstance(item, str):
+            out.append((item, {}))
+        else:
+            out.append((item["code"], {k: v for k, v in item.items() if k != "code"}))
+    return out
+
+
 def _check_examples(path, ex, parent):
     if not isinstance(ex, dict):
         raise RuleError(path, _line(parent, "examples"), "examples", "must be a mapping")
@@ -388,10 +403,22 @@ def _check_examples(path, ex, parent):
     if unknown:
         key = sorted(unknown)[0]
         raise RuleError(path, _line(ex, key), f"examples.{key}", "unknown field (flag, pass, fix)")
-    for key in ("flag", "pass"):
-        v = ex.get(key, [])
-        if not isinstance(v, list) or not all(isinstance(s, str) for s in v):
-            raise RuleError(path, _line(ex, key), f"examples.{key}", "must be a list of code strings")
+    v = ex.get("pass", [])
+    if not isinstance(v, list) or not all(isinstance(s, str) for s in v):
+        raise RuleError(path, _line(ex, "pass"), "examples.pass", "must be a list of code strings")
+    flags = ex.get("flag", [])
+    if not isinstance(flags, list):
+        raise RuleError(path, _line(ex, "flag"), "examples.flag", "must be a list")
+    for i, item in enumerate(flags):
+        if isinstance(item, str):
+            continue
+        # A pinned example, as Fixit's `Invalid`: the code plus where and what is reported.
+        if not isinstance(item, dict) or not isinstance(item.get("code"), str) \
+                or set(item) - _PIN_FIELDS \
+                or not all(isinstance(item[k], int) for k in ("line", "column") if k in item) \
+                or not isinstance(item.get("message", ""), str):
+            raise RuleError(path, _line(ex, "flag"), f"examples.flag[{i}]",
+                            "must be a code string or {code, line, column, message}")
     for i, item in enumerate(ex.get("fix", []) or []):
         if not isinstance(item, dict) or not {"before", "after"} <= set(item):
             raise RuleError(path, _line(ex, "fix"), f"examples.fix[{i}]",
