@@ -57,6 +57,11 @@ class Plan:
     def profile_for(self, path) -> Profile:
         return self.profile(self.settings_for(path))
 
+    def profile_for_file(self, absolute: str) -> Profile:
+        """`profile_for` of a path known to be a file, absolute: no stat to ask whether it is a
+        directory (a warm run asks this for every file of the tree)."""
+        return self.profile(self.resolver.settings_for_dir(os.path.dirname(absolute)))
+
     def engine_for(self, path) -> Engine:
         return self.profile_for(path).engine
 

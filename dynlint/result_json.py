@@ -13,6 +13,7 @@ from itertools import chain
 
 from .engine.match import FileFacts
 from .finding import Edit, Finding, Fix
+from .report.snippets import Lines
 
 
 class Malformed(ValueError):
@@ -118,3 +119,36 @@ def result_from_json(data, path: str):
     _check(type(data) is list and len(data) == 2 and type(data[0]) is list)
     findings = [finding_from_json(f, path) for f in data[0]]
     return findings, None if data[1] is None else facts_from_json(data[1], path)
+
+
+# -- a cache entry: the result and the source lines its report shows ----------------------------
+def lines_to_json(lines) -> list | None:
+    return None if lines is None else [lines.count, [[n, t] for n, t in lines.kept.items()]]
+
+
+def lines_from_json(data) -> Lines | None:
+    if data is None:
+        return None
+    _check(type(data) is list and len(data) == 2 and type(data[0]) is int and type(data[1]) is list)
+    kept = {}
+    for item in data[1]:
+        _check(type(item) is list and len(item) == 2 and type(item[0]) is int and type(item[1]) is str)
+        kept[item[0]] = item[1]
+    return Lines(data[0], kept)
+
+
+def entry_to_json(entry) -> list:
+    """`[findings, facts, lines]`: a result (as `result_to_json`) and the lines its report shows."""
+    result, lines = entry
+    return result_to_json(result) + [lines_to_json(lines)]
+
+
+_NO_ENTRY = _NOTHING + [None]
+
+
+def entry_from_json(data, path: str):
+    """(result, lines) of `entry_to_json`."""
+    if data == _NO_ENTRY:                   # most files of a tree
+        return ([], None), None
+    _check(type(data) is list and len(data) == 3)
+    return result_from_json(data[:2], path), lines_from_json(data[2])

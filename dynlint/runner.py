@@ -17,7 +17,8 @@ from .project.scope import module_name  # noqa: F401  (used here and by the serv
 from .crossfile import project_facts, resolve as resolve_cross_file
 from .engine.match import Engine
 from .finding import internal_error
-from .result_json import result_from_json, result_to_json
+from .report import snippets
+from .result_json import entry_from_json, entry_to_json
 
 _ENGINES: list = []              # (engine, max file size) per configuration in this run
 # The cyclic garbage collector would re-scan each freshly parsed tree many times (a fifth of
@@ -55,12 +56,22 @@ def _analyse_file(job):
         if path.endswith(notebook.SUFFIX):
             nb = notebook.load(data, display)
             found, _ = analyse_source(engine, nb.text, display)
-            return path, stat, content_hash(data), (notebook.to_cells(found, nb), None)
+            return path, stat, content_hash(data), ((notebook.to_cells(found, nb), None), None)
         text = source.decode(data, display)
     except source.SourceError as exc:
-        return path, None, None, ([exc.finding], None)
+        return path, None, None, (([exc.finding], None), None)
     module = module_name(path) if cross_file else None
-    return path, stat, content_hash(data), analyse_source(engine, text, display, module)
+    result = analyse_source(engine, text, display, module)
+    return path, stat, content_hash(data), (result, _snippets(text, result))
+
+
+def _snippets(text, result):
+    """The source lines the `full` report shows for this file's findings (kept in the cache,
+    so that a warm run need not read the file again)."""
+    found, facts = result
+    if facts is not None and facts.conditional:
+        found = found + [f for _, f in facts.conditional]
+    return snippets.cut(text, found) if found else None
 
 
 def _init_worker(engines):
@@ -83,8 +94,11 @@ def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross
     todo = []
     all_facts = []
 
-    def add(result, display):
-        found, facts = result
+    snippets.forget_all()
+
+    def add(entry, display):
+        (found, facts), lines = entry
+        snippets.remember(display, lines)
         if found and found[0].path != display:
             found = [dataclasses.replace(f, path=display) for f in found]
         findings.extend(found)
@@ -100,8 +114,9 @@ def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross
     gc.disable()
     try:
         for path in files:
-            display = display_path(os.path.abspath(path), cwd) if os.path.isabs(path) else path
-            profile = plan.profile_for(path)
+            absolute = os.path.abspath(path)
+            display = display_path(absolute, cwd) if os.path.isabs(path) else path
+            profile = plan.profile_for_file(absolute)     # discovery yields files only
             index = profiles.get(id(profile))
             if index is None:
                 index = profiles[id(profile)] = len(_ENGINES)
@@ -111,7 +126,7 @@ def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross
                     # dynlint's code, which the cache adds itself): rules, size limit, mode.
                     caches[index] = Cache(profile.settings.cache_path(),
                                           profile.cache_key + (cross_file,),
-                                          result_to_json, result_from_json)
+                                          entry_to_json, entry_from_json)
             cache = caches.get(index)
             cached = cache.lookup(path, display) if cache is not None else None
             if cached is None:

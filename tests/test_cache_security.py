@@ -187,6 +187,10 @@ def _corrupt(kind: str, file: Path) -> None:
         for e in data["entries"].values():
             if e[3][1] is not None:
                 e[3][1][2] = [1, 2, 3]
+    elif kind == "lines-wrong-types":
+        for e in data["entries"].values():
+            if e[3][2] is not None:
+                e[3][2][1] = [["1", "x = 1"]]      # a line number as a string
     elif kind == "symlink-to-dev-zero":
         file.unlink()
         file.symlink_to("/dev/zero")
@@ -194,14 +198,15 @@ def _corrupt(kind: str, file: Path) -> None:
         file.unlink()
         os.mkfifo(file)
     if kind in ("wrong-format", "wrong-version", "wrong-code", "wrong-key", "entries-not-a-dict",
-                "entry-wrong-types", "finding-wrong-types", "fix-wrong-types", "facts-wrong-types"):
+                "entry-wrong-types", "finding-wrong-types", "fix-wrong-types", "facts-wrong-types",
+                "lines-wrong-types"):
         file.write_text(json.dumps(data))
 
 
 @pytest.mark.parametrize("kind", [
     "truncated", "empty", "garbage", "deeply-nested", "wrong-format", "wrong-version", "wrong-code",
     "wrong-key", "not-an-object", "entries-not-a-dict", "entry-wrong-types", "finding-wrong-types",
-    "fix-wrong-types", "facts-wrong-types", "symlink-to-dev-zero", "fifo"])
+    "fix-wrong-types", "facts-wrong-types", "lines-wrong-types", "symlink-to-dev-zero", "fifo"])
 def test_malformed_cache_is_ignored_and_rebuilt(tmp_path, kind):
     make_tree(tmp_path)
     expected = check(tmp_path, "--no-cache")

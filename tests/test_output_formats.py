@@ -160,3 +160,19 @@ def test_bad_output_format_setting_is_a_usage_error(dynlint, write, tmp_path):
     write("pyproject.toml", '[tool.dynlint]\noutput-format = "fancy"\n')
     r = dynlint("check", "m.py", cwd=tmp_path, env={"DYNLINT_OUTPUT_FORMAT": ""})
     assert r.returncode == 2 and "pyproject.toml" in r.stderr and "output-format" in r.stderr
+
+
+def test_full_from_the_cache_is_the_full_of_a_fresh_run_and_counts_lines_as_python(
+        dynlint, write, tmp_path):
+    """The `full` format's source lines are kept in the cache: a warm run prints exactly what a
+    fresh one does. Lines are numbered as Python numbers them: a form feed in a comment does
+    not start a new line (str.splitlines would), so the line shown is the flagged one."""
+    src = SRC.replace("class Net", "\x0c\nclass Net").replace(
+        "n = x.sum().item()", "n = x.sum().item()  # page\x0cbreak")
+    write("m.py", src)
+    fresh = dynlint("check", "--no-cache", "--format", "full", "m.py", cwd=tmp_path).stdout
+    first = dynlint("check", "--format", "full", "m.py", cwd=tmp_path).stdout
+    warm = dynlint("check", "--format", "full", "m.py", cwd=tmp_path).stdout
+    assert fresh == first == warm
+    assert " --> m.py:6:13\n" in warm and "6 |         y = x[x > 0]  # noqa: DYN201\n" in warm
+    assert "5 |         n = x.sum().item()  # page\x0cbreak\n" in warm

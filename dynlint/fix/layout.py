@@ -102,7 +102,8 @@ def ruff_available() -> bool:
 @functools.lru_cache(maxsize=256)
 def line_length(directory: str) -> int:
     """The line length of the nearest formatter configuration above `directory`."""
-    from ..project.config import tomllib
+    from ..project.config import toml_parser
+    tomllib = toml_parser()
     d = directory
     while True:
         for name, keys in (("ruff.toml", ()), (".ruff.toml", ()), ("pyproject.toml", ("tool", "ruff")),

@@ -2,7 +2,6 @@
 `--show-files`, stdin's file name, and telling a mistyped subcommand from a path."""
 from __future__ import annotations
 
-import difflib
 import os
 import re
 import sys
@@ -145,6 +144,7 @@ def subcommand_typo(word: str, commands) -> str | None:
     file or directory and looks like a subcommand (close to one, or a bare word)."""
     if word == "-" or os.path.lexists(word):
         return None
+    import difflib                      # only for a mistyped command
     close = difflib.get_close_matches(word, commands, n=1, cutoff=0.6)
     if not close and not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", word):
         return None                  # looks like a path (a dot, a slash): "no such file" later

@@ -245,6 +245,9 @@ def _check(args) -> int:
                              display_only=args.apply_display_only, write=not args.diff,
                              stdin=stdin_text, jobs=args.jobs, stdin_path=args.stdin_filename)
         findings, fixed, diff_text = result.remaining, result.fixed, result.diff
+        if fixed and not args.diff:
+            from ..report import snippets
+            snippets.forget_all()         # the lines kept before fixing may have moved
         fixed_source = result.output
         for message in result.messages:
             print(f"dynlint: {message}", file=sys.stderr)

@@ -2,11 +2,10 @@
 `full` (the source line with a caret underline and the fix as a diff, like ruff's default)."""
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
-from xml.etree import ElementTree as ET
 
+from . import snippets
 from .locate import fixable, location
 
 _GITLAB_SEVERITY = {"error": "major", "warning": "minor", "info": "info"}
@@ -44,6 +43,7 @@ def _gitlab(f) -> dict:
 
 
 def junit(findings) -> str:
+    from xml.etree import ElementTree as ET      # ~8 ms that the other formats do not need
     suites = ET.Element("testsuites", name="dynlint", tests=str(len(findings)),
                         failures=str(len(findings)))
     by_path: dict[str, list] = {}
@@ -65,7 +65,12 @@ def junit(findings) -> str:
 _TEXT: dict = {}
 
 
-def _lines(f) -> list[str]:
+def _lines(f, cut: bool = True):
+    """The file's lines (a list, or the `snippets.Lines` cut when it was analysed)."""
+    if cut and f.cell is None:
+        kept = snippets.known(f.path)
+        if kept is not None:
+            return kept
     key = (f.path, f.cell)
     if key not in _TEXT:
         try:
@@ -78,7 +83,7 @@ def _lines(f) -> list[str]:
             else:
                 from ..project.source import decode
                 text = decode(data, f.path)
-            _TEXT[key] = text.splitlines()
+            _TEXT[key] = snippets.split(text)
         except Exception:           # gone, unreadable, not a notebook any more: no snippet
             _TEXT[key] = []
     return _TEXT[key]
@@ -92,23 +97,31 @@ def source_line(f) -> str:
 def full(findings, unsafe: bool = False) -> str:
     out = []
     for f in findings:
-        mark = " [*]" if fixable(f, unsafe) else ""
-        out.append(f"{f.code}{mark} {f.message}\n --> {location(f)}\n")
-        lines = _lines(f)
-        if 0 < f.line <= len(lines):
-            text = lines[f.line - 1]
-            width = len(str(f.line))
-            end = f.end_column if f.end_line == f.line and f.end_column > f.column else len(text) + 1
-            out.append(f"{'':{width}} |\n{f.line} | {text}\n"
-                       f"{'':{width}} | {' ' * (f.column - 1)}{'^' * max(end - f.column, 1)}\n")
-        if f.fix is not None:
-            out.append(f"help: {f.fix.description or 'apply the suggested fix'}\n")
-            out.append(_fix_diff(f, lines))
-            if f.fix.applicability == "unsafe":
-                out.append("note: this is an unsafe fix: callers may see another shape\n")
-            elif f.fix.applicability == "display-only":
-                out.append("note: this is a display-only suggestion: --fix does not apply it\n")
-        out.append("\n")
+        try:
+            out.append(_full(f, _lines(f), unsafe))
+        except KeyError:            # a line the analysis did not keep: read the file
+            out.append(_full(f, _lines(f, cut=False), unsafe))
+    return "".join(out)
+
+
+def _full(f, lines, unsafe: bool) -> str:
+    out = []
+    mark = " [*]" if fixable(f, unsafe) else ""
+    out.append(f"{f.code}{mark} {f.message}\n --> {location(f)}\n")
+    if 0 < f.line <= len(lines):
+        text = lines[f.line - 1]
+        width = len(str(f.line))
+        end = f.end_column if f.end_line == f.line and f.end_column > f.column else len(text) + 1
+        out.append(f"{'':{width}} |\n{f.line} | {text}\n"
+                   f"{'':{width}} | {' ' * (f.column - 1)}{'^' * max(end - f.column, 1)}\n")
+    if f.fix is not None:
+        out.append(f"help: {f.fix.description or 'apply the suggested fix'}\n")
+        out.append(_fix_diff(f, lines))
+        if f.fix.applicability == "unsafe":
+            out.append("note: this is an unsafe fix: callers may see another shape\n")
+        elif f.fix.applicability == "display-only":
+            out.append("note: this is a display-only suggestion: --fix does not apply it\n")
+    out.append("\n")
     return "".join(out)
 
 
@@ -128,5 +141,6 @@ def _fix_diff(f, lines) -> str:
         b = offsets[e.end_line - first] + e.end_column - 1
         text = text[:a] + e.content + text[b:]
     new = text.split("\n")
+    import difflib                               # only when a fix is shown
     body = [ln for ln in difflib.unified_diff(old, new, lineterm="", n=0)][2:]
     return "".join(f"  {ln[0]} {ln[1:]}\n" for ln in body if not ln.startswith("@@"))
