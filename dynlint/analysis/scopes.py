@@ -287,7 +287,9 @@ def _scan(body, scopes: Scopes, order, func, cls, prefix, top) -> None:
             known = scopes.classes
             is_module = any(_MODULE_BASE.search(b) or (b in known and known[b].is_module)
                             for b in bases)
-            cold = bool(_COLD_CLASS.search(node.name)) or any(
+            # A name says "preprocessing" only for classes that are not modules: an
+            # `nn.Module` named `...Tokenizer` has a forward that runs in the step.
+            cold = (not is_module and bool(_COLD_CLASS.search(node.name))) or any(
                 _COLD_BASE.search(b) or (b in known and known[b].cold) for b in bases)
             autograd = any(b.endswith("autograd.Function") or b.endswith("autograd.function.Function")
                            for b in bases)
