@@ -18,6 +18,7 @@ from .project import source
 from .project.discover import discover, display_path
 from .project.scope import module_name, unnamed_files
 from .runner import analyse_source, run_check
+from .analysis.roles import Role
 
 
 class ExplainError(Exception):
@@ -66,7 +67,7 @@ class _Module:
                 steps.append(f"entry point: {self.where(f)}")
                 break
             pred = self.scopes.why.get(id(f))
-            if pred is None and f.parent is not None and f.parent.role == "model":
+            if pred is None and f.parent is not None and f.parent.role == Role.MODEL:
                 steps.append(f"-> {self.where(f)}, defined inside it")
                 pred = f.parent
             else:
@@ -83,7 +84,7 @@ class _Module:
             if name == absolute or name.startswith(absolute + "."):
                 wanted.add(alias)
         for f in self.scopes.order:
-            if f.role == "model" and wanted & f.refs(self.lines)[0]:
+            if f.role == Role.MODEL and wanted & f.refs(self.lines)[0]:
                 return f
         return None
 
@@ -117,9 +118,9 @@ def _explain_line(mod: _Module, line: int, cross) -> tuple[str, list[str]]:
     f = mod.function_at(line)
     if f is None:
         return _outside_functions(mod, line)
-    if f.role == "model":
+    if f.role == Role.MODEL:
         return "model code", mod.chain(f) + [f"-> line {line}"]
-    if f.role == "cold":
+    if f.role == Role.COLD:
         return "cold", [f"{mod.where(f)} is cold: {cold_reason(f, mod.scopes)}",
                         "rules limited to model code do not look at it"]
     top = f.top

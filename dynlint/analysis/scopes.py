@@ -20,6 +20,7 @@ import ast
 import re
 
 from .steploops import calls_held, drives_model
+from .roles import Role
 
 _COLD_FUNC = re.compile(
     r"^(__init__|__new__|__repr__|__str__|__len__|__getitem__|__iter__|__setstate__|"
@@ -81,7 +82,7 @@ class FunctionInfo:
 
     def __init__(self, name, qualname, cls, parent, node):
         self.name, self.qualname, self.cls, self.parent, self.node = name, qualname, cls, parent, node
-        self.role = "neutral"
+        self.role = Role.NEUTRAL
         self.modelish = False
         # The module-level function this one is (or is nested in); None inside classes.
         self.top = self if parent is None and cls is None else (parent.top if parent else None)
@@ -254,12 +255,12 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
     model_refs: set[str] = set()
     for f in scopes.order:
         top_level = f.cls is None and f.parent is None
-        if f.role == "model" and (f.parent is None or f.parent.role != "model"):
+        if f.role == Role.MODEL and (f.parent is None or f.parent.role != Role.MODEL):
             refs = refs_of(f)
             model_refs |= refs
             if top_level:
                 exports[f.name] = (True, frozenset(refs))
-        elif top_level and f.role == "neutral":
+        elif top_level and f.role == Role.NEUTRAL:
             exports[f.name] = (False, frozenset(refs_of(f)))
     return exports, frozenset(model_refs)
 
@@ -341,21 +342,21 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
                 if id(g) not in model and id(g) not in scopes.roots:
                     why.setdefault(id(g), f)
     for f in order:                 # parents come before their nested functions
-        parent_role = f.parent.role if f.parent is not None else "neutral"
-        if id(f) in model or parent_role == "model":
-            f.role = "model"
-        elif parent_role == "cold" or _COLD_FUNC.match(f.name) or (f.cls is not None and f.cls.cold):
-            f.role = "cold"
+        parent_role = f.parent.role if f.parent is not None else Role.NEUTRAL
+        if id(f) in model or parent_role == Role.MODEL:
+            f.role = Role.MODEL
+        elif parent_role == Role.COLD or _COLD_FUNC.match(f.name) or (f.cls is not None and f.cls.cold):
+            f.role = Role.COLD
     _spread_cold(order, graph)
     for f in order:
-        f.modelish = f.role == "model" or bool(
+        f.modelish = f.role == Role.MODEL or bool(
             _ROOT_METHOD.match(f.name) or "loss" in f.name.lower()
             or (f.cls is not None and f.cls.is_module and not _COLD_FUNC.match(f.name)))
 
 
 def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
     """Why `_assign_roles` made a cold function cold (for `--explain`), in its order."""
-    if f.parent is not None and f.parent.role == "cold":
+    if f.parent is not None and f.parent.role == Role.COLD:
         return f"it is nested in `{f.parent.qualname}`, which is cold"
     if _COLD_FUNC.match(f.name):
         return f"its name `{f.name}` is one of code that runs outside the model " \
@@ -389,15 +390,15 @@ def _spread_cold(order: list[FunctionInfo], graph: _CallGraph) -> None:
     while changed:
         changed = False
         for g in order:
-            if g.role != "neutral":
+            if g.role != Role.NEUTRAL:
                 continue
             if g.parent is not None:
-                cold = g.parent.role == "cold"
+                cold = g.parent.role == Role.COLD
             else:
                 ids = callers.get(id(g))
-                cold = bool(ids) and all(by_id[c].role == "cold" for c in ids)
+                cold = bool(ids) and all(by_id[c].role == Role.COLD for c in ids)
             if cold:
-                g.role = "cold"
+                g.role = Role.COLD
                 changed = True
 
 

@@ -19,6 +19,7 @@ from .attributes import attribute_kind
 from .evidence import PANDAS_ONLY, array_by_evidence
 from .summaries import LocalCalls
 from .tensor_api import TENSOR_NAMES
+from .roles import Role
 
 _BUILTINS = frozenset(dir(builtins))
 
@@ -34,7 +35,7 @@ class Frame:
         self.node, self.kind = node, kind
         self.env: dict[str, int] = {}
         self.modelish = False        # unannotated parameters are probably tensors
-        self.role = "neutral"
+        self.role = Role.NEUTRAL
         self.top = None              # scopes.FunctionInfo of the enclosing module-level function
         self.info = None             # scopes.FunctionInfo of this function
         self.tuples: dict = {}       # name -> kinds of the items of a tuple it holds
@@ -265,8 +266,8 @@ class Analyzer:
         if id(node) in self.scopes.main_guards:
             self.child(node.test)
             frame = Frame("__main__", "__main__", self.module, kind="main")
-            frame.role = "cold"
-            if "cold" not in self.skip_roles or id(node) in self._unskipped:
+            frame.role = Role.COLD
+            if Role.COLD not in self.skip_roles or id(node) in self._unskipped:
                 self._in_frame(frame, node.body)
             self.visit_all(node.orelse)
         else:
@@ -357,7 +358,7 @@ class Analyzer:
         qual = node.name if self.frame.kind == "module" else f"{self.frame.qualname}.{node.name}"
         frame = Frame(node.name, qual, self.frame, cls=self.classes.get(node.name), node=node,
                       kind="class")
-        frame.role = "cold"       # class bodies run once, at import
+        frame.role = Role.COLD       # class bodies run once, at import
         self._in_frame(frame, node.body)
 
     def _in_frame(self, frame: Frame, body) -> None:

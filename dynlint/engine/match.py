@@ -17,6 +17,7 @@ from .patterns import Matcher
 from .spans import char_col, segment
 from .predicates import REGISTRY, MatchContext
 from .rules import Rule
+from ..analysis.roles import ALL_ROLES, Role
 
 _LINE_SPLIT = re.compile(r"\r\n|\r|\n")
 
@@ -94,9 +95,9 @@ class Engine:
                         self._by_type.setdefault(pat.root_type, []).append((pat.call_index, entry))
         self._gate = tuple(sorted(gate))
         needed = always | set(scoped)
-        self._skip_roles = frozenset({"model", "neutral", "cold"}) - always
+        self._skip_roles = ALL_ROLES - always
         # Collecting for the cross-file step also looks at neutral module-level functions.
-        self._skip_roles_collect = self._skip_roles - ({"neutral"} if "model" in needed else set())
+        self._skip_roles_collect = self._skip_roles - ({Role.NEUTRAL} if Role.MODEL in needed else set())
         self._scoped = {role: scopes for role, scopes in scoped.items() if role not in always}
 
     def may_match(self, source: str) -> bool:
@@ -223,7 +224,7 @@ class Engine:
             while f is not None and id(f) not in keep:
                 keep.add(id(f))
                 f = f.parent
-        if "cold" in scoped and "cold" in skip:
+        if Role.COLD in scoped and Role.COLD in skip:
             keep.update(analyzer.scopes.main_guards)      # rare; what they define is walked
         return keep
 
@@ -241,8 +242,8 @@ class Engine:
         frame = analyzer.frame
         conditional = None
         if frame.role not in roles:
-            if not (collect and frame.role == "neutral" and frame.top is not None
-                    and "model" in roles):
+            if not (collect and frame.role == Role.NEUTRAL and frame.top is not None
+                    and Role.MODEL in roles):
                 return
             conditional = frame.top.name
         binds = matcher.match(pat, node)

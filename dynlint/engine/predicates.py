@@ -16,6 +16,7 @@ from ..analysis.tensor_api import TENSOR_NAMES
 from ..analysis.kinds import BOOL, HOST, PROBABLE, TENSOR, UNKNOWN
 from ..analysis.tensor_api import HOST_FACTORIES, SEQUENCE_TYPES, VALIDATED_DISTRIBUTIONS
 from .patterns import same_code
+from ..analysis.roles import Role
 
 REGISTRY: dict[str, "Predicate"] = {}
 
@@ -687,26 +688,26 @@ def _is_fp16_test(ctx, test) -> bool:
 @predicate()
 def in_model_code(ctx, node):
     """Inside code that runs as part of the model's computation: a `forward` (or `__call__`/`forward_*` of a module), a loss function, a `torch.compile`/`jit.script` function, a helper or method they call in the same file, or a function nested in those."""
-    return (ctx.frame.role == "model" or ctx.assume_model) and not eager_only(ctx, node)
+    return (ctx.frame.role == Role.MODEL or ctx.assume_model) and not eager_only(ctx, node)
 
 
 @predicate()
 def in_step_code(ctx, node):
     """Inside a function that may run inside the step: model code, or library code that nothing in the file reaches from model code or from cold code only (a scheduler's `step`, a box utility a detector calls from another file). Not module level, class bodies, cold code."""
-    return (ctx.frame.kind == "function" and ctx.frame.role != "cold" or ctx.assume_model) \
+    return (ctx.frame.kind == "function" and ctx.frame.role != Role.COLD or ctx.assume_model) \
         and not eager_only(ctx, node)
 
 
 @predicate()
 def in_cold_code(ctx, node):
     """Inside code that never runs inside the model graph and is not called from it: `__init__`, weight initialisation, training/eval loops, data preparation, tests, module level under `if __name__ == "__main__"`, class bodies."""
-    return ctx.frame.role == "cold" or ctx.frame.kind in ("class", "main") or eager_only(ctx, node)
+    return ctx.frame.role == Role.COLD or ctx.frame.kind in ("class", "main") or eager_only(ctx, node)
 
 
 @predicate()
 def in_unrolled_code(ctx, node):
     """Inside model code whose loops have a fixed number of steps that unroll into one graph (a `forward`, a loss, what they call); not a function whose loop feeds what a model returns into the next step (a hand-written decoding or denoising loop, found from the code)."""
-    if not (ctx.frame.role == "model" or ctx.assume_model):
+    if not (ctx.frame.role == Role.MODEL or ctx.assume_model):
         return False
     info = ctx.analyzer.frame_info()
     return info is None or not info.drives
@@ -1294,7 +1295,7 @@ def _section_end(flags: list, start: int):
 def opens_dynamic_section(ctx, node):
     """The match is the first data-dependent op of a run of statements of a model function that sits between static statements (and is not yet split by `mark_step()` calls): the place to split static and dynamic sections."""
     body, i = _function_body_index(ctx, node)
-    model = ctx.frame.role == "model" or getattr(ctx, "assume_model", False)
+    model = ctx.frame.role == Role.MODEL or getattr(ctx, "assume_model", False)
     if body is None or not model or i == 0:
         return False
     flags = _dynamic_flags(ctx, body, i)

@@ -18,6 +18,7 @@ from .patterns import Pattern, PatternError, compile_pattern
 from .predicates import REGISTRY
 from . import value_predicates  # noqa: F401 - registers its predicates in REGISTRY
 from . import name_predicates  # noqa: F401 - registers its predicates in REGISTRY
+from ..analysis.roles import ALL_ROLES, Role
 
 CODE_RE = re.compile(r"^[A-Z]{2,}[0-9]{3}$")
 NAME_RE = re.compile(r"^[a-z][a-z0-9-]*$")
@@ -58,12 +59,12 @@ class MatchSpec:
         """Function roles where this entry can match, read from its `when` conditions."""
         names = {(p.name, p.negate) for p in self.when}
         if ("in_model_code", False) in names:
-            return frozenset({"model"})
+            return frozenset({Role.MODEL})
         if ("in_step_code", False) in names:
-            return frozenset({"model", "neutral"})
+            return frozenset({Role.MODEL, Role.NEUTRAL})
         if ("in_cold_code", True) in names:
-            return frozenset({"model", "neutral"})
-        return frozenset({"model", "neutral", "cold"})
+            return frozenset({Role.MODEL, Role.NEUTRAL})
+        return ALL_ROLES
 
 
 @dataclass
