@@ -25,7 +25,6 @@ import ast
 import os
 import re
 import textwrap
-from collections import ChainMap
 
 from . import align
 from ..engine.spans import char_col, segment
@@ -46,30 +45,31 @@ class NoFix(Exception):
 
 def suggest_fix(rule, node, binds, analyzer, matcher) -> Fix | None:
     """The first of `rule.fixes` that applies around the flagged `node`, or None."""
-    # Fix conditions may ask for kinds of code the walk has not reached yet; an overlay keeps
-    # those answers out of the analyzer's cache, so fixing never changes what is flagged.
-    kinds = analyzer._kinds
-    analyzer._kinds = ChainMap({}, kinds)
+    # Fix conditions may ask for kinds of code the walk has not reached yet; answered
+    # speculatively, they stay out of the analyzer's memo, so fixing never changes what is
+    # flagged.
     analyzer.fix_flagged = node          # for `holds_flagged`: whose fix is being built
-    try:
-        chain = ancestors(analyzer, node)
-        for spec in rule.fixes:
-            for pat in spec.patterns:
-                for target, fbinds, parent, field in _matches(pat, chain, matcher):
-                    try:
-                        fix = _build(spec, pat, node, target, fbinds, parent, field, analyzer,
-                                     chain)
-                    except (NoFix, SyntaxError, ValueError, RecursionError):
-                        fix = None
-                    if fix is not None:
-                        return fix
-        return None
-    except Exception:
-        if _DEBUG:
-            raise
-        return None                # a fix is a bonus: never let it cost the finding
-    finally:
-        analyzer._kinds = kinds
+    with analyzer.speculative():
+        try:
+            return _first_fix(rule, node, analyzer, matcher)
+        except Exception:
+            if _DEBUG:
+                raise
+            return None                # a fix is a bonus: never let it cost the finding
+
+
+def _first_fix(rule, node, analyzer, matcher) -> Fix | None:
+    chain = ancestors(analyzer, node)
+    for spec in rule.fixes:
+        for pat in spec.patterns:
+            for target, fbinds, parent, field in _matches(pat, chain, matcher):
+                try:
+                    fix = _build(spec, pat, node, target, fbinds, parent, field, analyzer, chain)
+                except (NoFix, SyntaxError, ValueError, RecursionError):
+                    fix = None
+                if fix is not None:
+                    return fix
+    return None
 
 
 # -- where a fix pattern may match ----------------------------------------------------------

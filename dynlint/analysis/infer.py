@@ -1,0 +1,331 @@
+"""Tensor-kind inference: what an expression holds (see `kinds`), asked by the walker and
+by predicates at any node, answered from the environment the walk has built so far.
+
+Answers are memoised per node for one module. `speculative()` lets a caller (the fix
+suggester) ask about code the walk has not reached without keeping those answers, so
+building a fix never changes what is flagged.
+"""
+from __future__ import annotations
+
+import ast
+import builtins
+from collections import ChainMap
+from contextlib import contextmanager
+
+from . import kinds as K
+from .kinds import BOOL, HOLDS, HOST, NOT, PROBABLE, ROW, SCALAR, SHAPE, TENSOR, UNKNOWN
+from .attributes import attribute_kind
+from .evidence import array_by_evidence
+from .tensor_api import TENSOR_NAMES
+
+
+class KindInference:
+    """Mixed into the walker (`Analyzer`), whose frames and imports it reads; it owns the
+    memo of answers (`_kinds`, `_tuple_kinds`)."""
+
+    @contextmanager
+    def speculative(self):
+        """Answers given inside are forgotten afterwards."""
+        kinds = self._kinds
+        self._kinds = ChainMap({}, kinds)
+        try:
+            yield
+        finally:
+            self._kinds = kinds
+
+    def kind(self, node: ast.AST) -> int:
+        key = id(node)
+        k = self._kinds.get(key)
+        if k is None:
+            k = self._kinds[key] = self._infer(node)
+        return k
+
+    def _infer(self, node: ast.AST) -> int:
+        t = type(node)
+        if t is ast.Name:
+            k = self.frame.lookup(node.id)
+            # Builtins (`tuple`, `len`, `str`) are not tensors unless rebound.
+            if k == UNKNOWN and node.id in _BUILTINS:
+                return NOT
+            if K.level(k) in (UNKNOWN, PROBABLE) and self._pandas_here and \
+                    array_by_evidence(self, node.id, self._function_node()):
+                return NOT | K.ARRAY            # `df.iloc[...]` in the same function
+            return k
+        if t is ast.Constant or t is ast.JoinedStr or t is ast.Lambda:
+            return NOT
+        if t is ast.Call:
+            return self._call_kind(node)
+        if t is ast.Attribute:
+            return self._attr_kind(node)
+        if t is ast.Subscript:
+            items = self._items_of(node.value)
+            if items is not None and type(node.slice) is ast.Constant and \
+                    type(node.slice.value) is int and -len(items) <= node.slice.value < len(items):
+                return items[node.slice.value]
+            base = self.kind(node.value)
+            lv = K.level(base)
+            if base & SHAPE:
+                return NOT
+            if base & (HOST | K.ARRAY):
+                return NOT | (base & (HOST | K.ARRAY))
+            if base & ROW and type(node.slice) is ast.Constant and type(node.slice.value) is int:
+                return (base & ~ROW) | SCALAR
+            if lv >= PROBABLE:
+                return base & ~(SHAPE | HOLDS)
+            return UNKNOWN
+        if t is ast.Compare:
+            ops = node.ops
+            if all(type(o) in (ast.Is, ast.IsNot) for o in ops):
+                return NOT
+            if any(type(o) in (ast.In, ast.NotIn) for o in ops):
+                host = any(K.level(self.kind(c)) == TENSOR for c in node.comparators)
+                return NOT | (HOST if host else 0)
+            operands = [node.left, *node.comparators]
+            if any(type(o) in (ast.List, ast.Tuple) and
+                   any(K.level(self.kind(e)) == TENSOR for e in o.elts) for o in operands):
+                # [a, b] == [c, t] compares item by item and reads each answer on the host.
+                return TENSOR | BOOL
+            if any(_is_non_numeric_literal(o) for o in operands):
+                return NOT
+            lv = max(K.level(self.kind(o)) for o in operands)
+            if lv == NOT:
+                host = any(self.kind(o) & HOST for o in operands)
+                return NOT | (HOST if host else 0)
+            return lv | BOOL
+        if t is ast.BinOp:
+            return _binop(self.kind(node.left), self.kind(node.right), node.op)
+        if t is ast.UnaryOp:
+            if type(node.op) is ast.Not:
+                return NOT
+            return self.kind(node.operand) & ~SHAPE
+        if t is ast.BoolOp:
+            return max(K.level(self.kind(v)) for v in node.values)
+        if t is ast.IfExp:
+            a, b = self.kind(node.body), self.kind(node.orelse)
+            return max(K.level(a), K.level(b)) | (a & b & BOOL)
+        if t is ast.NamedExpr:
+            return self.kind(node.value)
+        if t is ast.List or t is ast.Tuple:
+            return NOT | (HOLDS if any(K.level(self.kind(e)) == TENSOR for e in node.elts) else 0)
+        if t in (ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp):
+            return NOT
+        return UNKNOWN
+
+    def _items_of(self, node: ast.AST):
+        """Kinds of the items of a tuple returned by one of this file's functions, if known."""
+        if type(node) is ast.Name:
+            frame = self.frame
+            while frame is not None:
+                if node.id in frame.env:
+                    return frame.tuples.get(node.id)
+                frame = frame.parent
+            return None
+        if type(node) is ast.Call:
+            self.kind(node)
+            return self._tuple_kinds.get(id(node))
+        return None
+
+    def _local_result(self, node: ast.Call):
+        r = self.calls.result(node)
+        if type(r) is tuple:
+            self._tuple_kinds[id(node)] = r
+            return NOT
+        return r
+
+    def _attr_kind(self, node: ast.Attribute) -> int:
+        base_node = node.value
+        if type(base_node) is ast.Name:
+            if base_node.id in ("self", "cls"):
+                if node.attr == "training":
+                    return NOT
+                k = self.frame.lookup("self." + node.attr)
+                if k == UNKNOWN and base_node.id == "self":
+                    cls = self._enclosing_class()
+                    if cls is not None:
+                        return attribute_kind(self, cls, node.attr)
+                return k
+            if base_node.id in self.imports or base_node.id in self.classes:
+                # A module or class attribute: torch.float32, np.pi, Config.size.
+                return NOT if (self.qualname(node) or "").startswith("torch.") else UNKNOWN
+        attr = node.attr
+        if attr == "shape":
+            return NOT | SHAPE
+        if attr in ("dtype", "device", "ndim", "is_cuda", "requires_grad", "is_leaf", "layout"):
+            return NOT
+        base = self.kind(base_node)
+        lv = K.level(base)
+        if base & K.ARRAY:
+            return NOT | K.ARRAY
+        if attr in K.TENSOR_ATTRS and lv >= PROBABLE:
+            return TENSOR | (base & BOOL if attr not in ("grad",) else 0)
+        if lv == TENSOR:
+            return NOT
+        if lv == PROBABLE:
+            return PROBABLE
+        return UNKNOWN
+
+    def _call_kind(self, node: ast.Call) -> int:
+        func = node.func
+        if type(func) is ast.Attribute:
+            q = self.qualname(func)
+            if q is not None and q.startswith("torch."):
+                return self._torch_call_kind(q[6:], node)
+            if q is not None and q.startswith(K.ARRAY_LIBRARIES):
+                return NOT | K.ARRAY
+            if type(func.value) is ast.Name and func.value.id in ("self",) and \
+                    ("self." + func.attr) not in self.frame.env:
+                r = self._local_result(node)
+                if r is not None:
+                    return r
+                return PROBABLE if self.frame.modelish else UNKNOWN
+            if type(func.value) is ast.Name and func.value.id in self.classes:
+                r = self._local_result(node)         # Class.static_method(...) of this file
+                if r is not None:
+                    return r
+            return self._method_kind(func.attr, self.kind(func.value), node)
+        if type(func) is ast.Name:
+            q = self.imports.get(func.id)
+            if q is not None:
+                if q.startswith("torch."):
+                    return self._torch_call_kind(q[6:], node)
+                return NOT | K.ARRAY if q.startswith(K.ARRAY_LIBRARIES) else UNKNOWN
+            name = func.id
+            if name in K.HOST_CONVERTERS:
+                arg = self.kind(node.args[0]) if node.args else NOT
+                return NOT | (HOST if (K.level(arg) >= PROBABLE or arg & HOST) else 0)
+            if name in K.NOT_TENSOR_BUILTINS:
+                return NOT
+            if name in K.SCALAR_BUILTINS:
+                ks = [self.kind(a) for a in node.args]
+                if any(k & HOST for k in ks):
+                    return NOT | HOST
+                return max((K.level(k) for k in ks), default=NOT) if ks else NOT
+            if name in self.classes:
+                return NOT
+            r = self._local_result(node)
+            if r is not None:
+                return r
+        return UNKNOWN
+
+    def _torch_call_kind(self, name: str, node: ast.Call) -> int:
+        if "." in name:
+            for prefix, lv in _SUBMODULES_BY_LENGTH:
+                if name.startswith(prefix + "."):
+                    if lv == TENSOR:
+                        return TENSOR | self._dtype_flag(name.rsplit(".", 1)[1], node)
+                    return lv
+            if name.startswith("Tensor."):
+                return self._method_kind(name[7:], TENSOR, node)
+            return UNKNOWN
+        if name in K.TORCH_HOST:
+            return NOT | HOST
+        if name in K.TORCH_NOT_TENSOR or name.startswith(("is_", "are_", "get_", "set_", "use_", "_")):
+            return NOT
+        if name == "BoolTensor":
+            return TENSOR | BOOL
+        if name[:1].isupper() and not name.endswith("Tensor"):
+            return NOT
+        return TENSOR | self._dtype_flag(name, node)
+
+    def _dtype_flag(self, name: str, node: ast.Call) -> int:
+        for kw in node.keywords:
+            if kw.arg == "dtype":
+                return BOOL if self._is_bool_dtype(kw.value) else 0
+        if name in K.BOOL_FUNCS:
+            return BOOL
+        if name == "where":        # where(c) gives indices; where(c, a, b) the dtype of a, b
+            args = node.args
+            return BOOL if len(args) == 3 and self.kind(args[1]) & self.kind(args[2]) & BOOL else 0
+        if name in K.DTYPE_PRESERVING or name.endswith("_like") and name != "full_like":
+            first = node.args[0] if node.args else None
+            if type(first) in (ast.List, ast.Tuple) and first.elts:
+                first = first.elts[0]
+            if first is not None and self.kind(first) & BOOL:
+                return BOOL
+        return 0
+
+    def _is_bool_dtype(self, node: ast.AST) -> bool:
+        q = self.qualname(node) if type(node) in (ast.Name, ast.Attribute) else None
+        return q in K.BOOL_DTYPE_NAMES
+
+    def _method_kind(self, name: str, base: int, node: ast.Call) -> int:
+        lv = K.level(base)
+        if base & HOST:
+            return NOT | HOST if name in K.HOST_METHODS or lv == NOT else UNKNOWN
+        if base & K.ARRAY or name in K.STR_METHODS or _str_split(name, node):
+            return NOT | (base & K.ARRAY)      # numpy/pandas results; text
+        if lv == NOT:
+            return UNKNOWN
+        if lv == UNKNOWN:
+            # Methods only tensors have are evidence that the receiver is one.
+            if name in K.NOT_TENSOR_METHODS:
+                return NOT
+            if name in K.TENSOR_ONLY_METHODS:
+                return TENSOR | (BOOL if name in K.BOOL_FUNCS or name == "bool" else 0)
+            if name in K.HOST_METHODS:
+                return NOT | HOST
+            return UNKNOWN
+        if name not in TENSOR_NAMES:
+            # Not a tensor method: the receiver is some other object (a ModelOutput, a cache,
+            # a dict), whatever its annotation claims.
+            return PROBABLE if lv == PROBABLE else UNKNOWN
+        if name in K.HOST_METHODS:
+            return NOT | HOST
+        if name in K.NOT_TENSOR_METHODS:
+            return NOT | (SHAPE if name == "size" and not node.args else 0)
+        if name in K.BOOL_FUNCS or name == "bool":
+            return TENSOR | BOOL
+        if name in ("to", "type"):
+            args = list(node.args) + [k.value for k in node.keywords if k.arg == "dtype"]
+            if any(self._is_bool_dtype(a) for a in args):
+                return TENSOR | BOOL
+            if name == "type" and not args:
+                return NOT
+            dtype_given = any(type(a) in (ast.Attribute, ast.Name) and
+                              (self.qualname(a) or "").startswith("torch.") and
+                              not (self.qualname(a) or "").startswith("torch.device")
+                              for a in args)
+            return TENSOR | (0 if dtype_given else base & BOOL)
+        if name in K.DTYPE_PRESERVING:
+            return TENSOR | (base & BOOL)
+        return TENSOR
+
+
+# ---------------------------------------------------------------------------------------
+
+
+_BUILTINS = frozenset(dir(builtins))
+
+
+_SUBMODULES_BY_LENGTH = sorted(K.TORCH_SUBMODULES.items(), key=lambda kv: -len(kv[0]))
+
+
+def _binop(a: int, b: int, op: ast.operator) -> int:
+    la, lb = K.level(a), K.level(b)
+    lv = max(la, lb)
+    if (a | b) & SCALAR and min(la, lb) == NOT:
+        return lv | SCALAR          # `idx + 1` is still a 0-d tensor
+    if lv == NOT:
+        return NOT | ((a | b) & HOST)
+    if lv == UNKNOWN and ((a | b) & HOST):
+        return NOT | HOST
+    flags = 0
+    if type(op) in (ast.BitAnd, ast.BitOr, ast.BitXor) and (a & BOOL or b & BOOL):
+        flags = BOOL
+    return lv | flags
+
+
+def _str_split(name: str, node: ast.Call) -> bool:
+    """`s.split()`, `s.split(",")`, `s.split(sep=...)`: `str.split`; `Tensor.split` needs a size."""
+    if name != "split":
+        return False
+    args = node.args
+    return (not args and all(k.arg in ("sep", "maxsplit") for k in node.keywords)) or \
+        (bool(args) and type(args[0]) is ast.Constant and type(args[0].value) is str)
+
+
+def _is_non_numeric_literal(node: ast.AST) -> bool:
+    t = type(node)
+    if t is ast.Constant:
+        return isinstance(node.value, (str, bytes)) or node.value is None
+    return t in (ast.JoinedStr, ast.List, ast.Tuple, ast.Dict, ast.Set)
