@@ -352,15 +352,20 @@ def arg(ctx, node, index, pred):
 
 @predicate(arity=1)
 def any_arg(ctx, node, pred):
-    """Some argument of the call (positional, keyword, or an item of a tuple/list argument) satisfies predicate `pred`."""
+    """Some argument of the call (positional, keyword, or an item of a tuple/list argument) satisfies predicate `pred`; `out=`, `device=`, `dtype=` and the like say where a result goes, not what it is, and do not count."""
     if type(node) is not ast.Call:
         return False
-    values = list(node.args) + [k.value for k in node.keywords if k.arg is not None]
+    values = list(node.args) + [k.value for k in node.keywords
+                                if k.arg is not None and k.arg not in _PLACEMENT_KEYWORDS]
     for v in values:
         items = v.elts if type(v) in (ast.Tuple, ast.List) else (v,)
         if any(type(i) is not ast.Starred and _apply(ctx, pred, i) for i in items):
             return True
     return False
+
+
+_PLACEMENT_KEYWORDS = frozenset({"out", "device", "dtype", "layout", "generator",
+                                 "requires_grad", "pin_memory", "memory_format"})
 
 
 def _apply(ctx, name, node) -> bool:
@@ -586,8 +591,10 @@ def in_raise(ctx, node):
 # Calls that are true while torch compiles, exports, scripts or traces the code. Matched by the
 # callee's last name so that re-exports (`torch.compiler.is_compiling`, `torch._dynamo.is_compiling`,
 # `transformers.utils.is_torchdynamo_compiling`) are all seen, whatever the import path.
+# `torch._C._get_tracing_state()` is what `torch.jit.is_tracing()` reads: None unless tracing.
 _GRAPH_GUARDS = frozenset({"is_compiling", "is_dynamo_compiling", "is_torchdynamo_compiling", "is_exporting",
-                           "is_scripting", "is_tracing", "is_fx_tracing", "is_in_onnx_export"})
+                           "is_scripting", "is_tracing", "is_fx_tracing", "is_in_onnx_export",
+                           "_get_tracing_state"})
 
 
 def _graph_guard(ctx, test, value: bool) -> bool:
