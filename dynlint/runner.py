@@ -151,10 +151,24 @@ def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross
         # The project is the repository: the facts of its files not named here count too.
         named = [os.path.abspath(f) for f in files]
         all_facts += project_facts(paths, named, plan, use_cache, jobs)
-        findings.extend(resolve_cross_file(all_facts))
+        findings = _merge_reached(findings, resolve_cross_file(all_facts))
     findings = [f for f in findings if plan.keep(f)]
     findings.sort(key=lambda f: f.sort_key)
     return findings, len(files)
+
+
+def _merge_reached(findings: list, reached: list) -> list:
+    """Add what the cross-file step reports; a library-scope finding that model code in
+    another file turns out to reach is the same finding, now `certain`."""
+    at = {(f.path, f.code, f.line, f.column): i for i, f in enumerate(findings)}
+    for f in reached:
+        i = at.get((f.path, f.code, f.line, f.column))
+        if i is None:
+            at[(f.path, f.code, f.line, f.column)] = len(findings)
+            findings.append(f)
+        elif findings[i].confidence == "likely" and f.confidence == "certain":
+            findings[i] = f
+    return findings
 
 
 def _size(job) -> int:

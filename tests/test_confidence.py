@@ -45,3 +45,48 @@ def test_confidence_in_json_sarif_and_cache(dynlint, write, tmp_path):
     first = _json(dynlint, tmp_path)
     second = _json(dynlint, tmp_path)
     assert first == second == found
+
+
+LIBRARY = {
+    "pyproject.toml": "[project]\nname = 'pkg'\n",
+    "pkg/__init__.py": "",
+    "pkg/utils.py": textwrap.dedent("""\
+        import torch
+
+        def helper(t: torch.Tensor):
+            return t.max().item()
+
+        def lonely(t: torch.Tensor):
+            return t.min().item()
+        """),
+    "pkg/model.py": textwrap.dedent("""\
+        import torch
+        from .utils import helper
+
+
+        class Net(torch.nn.Module):
+            def forward(self, x):
+                return helper(x)
+        """),
+}
+
+
+def test_library_scope_is_likely_until_model_code_reaches_it(dynlint, tmp_path):
+    """A host read in a function nothing in its file reaches is in scope (it may run in a
+    step) but `likely`; once model code in another file of the project calls it, `certain`,
+    whether the project or the file alone is checked, with or without the cache."""
+    for name, text in LIBRARY.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+
+    def confidences(*args):
+        out = dynlint("check", "--format", "json", *args, cwd=tmp_path)
+        return {(d["path"], d["line"]): d["confidence"] for d in json.loads(out.stdout)}
+
+    whole = {("pkg/utils.py", 4): "certain", ("pkg/utils.py", 7): "likely"}
+    assert confidences(".", "--no-cache") == whole
+    assert confidences("pkg/utils.py", "--no-cache") == whole
+    assert confidences("pkg/utils.py") == whole          # builds the cache
+    assert confidences("pkg/utils.py") == whole          # reads it
+    alone = {("pkg/utils.py", 4): "likely", ("pkg/utils.py", 7): "likely"}
+    assert confidences("pkg/utils.py", "--no-cache", "--no-cross-file") == alone

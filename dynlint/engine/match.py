@@ -266,6 +266,11 @@ class Engine:
             from ..fix.suggest import suggest_fix   # only files with fixable rules pay for this
             fix = suggest_fix(rule, node, binds, analyzer, matcher)
         out.append(_Candidate(rule, spec, node, binds, ctx, fix, conditional))
+        if collect and ctx.library and frame.top is not None:
+            # The same finding, `certain` if another file's model code reaches this function.
+            reached = MatchContext(analyzer, node, binds, parent, frame, True)
+            reached.weak = ctx.weak
+            out.append(_Candidate(rule, spec, node, binds, reached, fix, frame.top.name))
 
     def _unused_findings(self, noqa, lines, path) -> list[Finding]:
         """DYN100: codes of this tool in `# noqa` comments that suppressed nothing."""
@@ -304,7 +309,7 @@ class Engine:
             message = _render(rule.message, c.binds, lines, rule, c.node)
             findings.append(Finding(path, line, col, end_line, end_col, rule.code, rule.name,
                                     message, rule.severity, c.ctx.frame.qualname, c.fix,
-                                    confidence="likely" if c.ctx.weak else "certain"))
+                                    confidence="likely" if c.ctx.weak or c.ctx.library else "certain"))
         findings.sort(key=lambda f: f.sort_key)
         return findings
 

@@ -44,7 +44,7 @@ def predicate(arity: int = 0, scope=None):
 class MatchContext:
     """What a predicate may look at: the analyzer state, the match and its bindings."""
 
-    __slots__ = ("analyzer", "node", "binds", "parent", "frame", "assume_model", "weak")
+    __slots__ = ("analyzer", "node", "binds", "parent", "frame", "assume_model", "weak", "library")
 
     def __init__(self, analyzer, node, binds, parent, frame, assume_model=False):
         self.analyzer, self.node, self.binds = analyzer, node, binds
@@ -54,6 +54,9 @@ class MatchContext:
         self.assume_model = assume_model
         # Set by a predicate that held on names alone (weak evidence): the finding is `likely`.
         self.weak = False
+        # Set by `in_step_code` when only its library scope held (no entry point reaches the
+        # function in its file): `likely` too, unless the cross-file step finds a caller.
+        self.library = False
 
     def kind(self, node: ast.AST) -> int:
         k = self.analyzer.kind(node)
@@ -701,8 +704,14 @@ def in_model_code(ctx, node):
 @predicate()
 def in_step_code(ctx, node):
     """Inside a function that may run inside the step: model code, or library code that nothing in the file reaches from model code or from cold code only (a scheduler's `step`, a box utility a detector calls from another file). Not module level, class bodies, cold code."""
-    return (ctx.frame.kind == "function" and ctx.frame.role != Role.COLD or ctx.assume_model) \
-        and not eager_only(ctx, node)
+    if ctx.assume_model or ctx.frame.role == Role.MODEL:
+        return (ctx.assume_model or ctx.frame.kind == "function") and not eager_only(ctx, node)
+    if ctx.frame.kind != "function" or ctx.frame.role == Role.COLD or eager_only(ctx, node):
+        return False
+    # Library code that no entry point reaches: it may run in a step, or may be setup, data
+    # or diagnostics; the finding rests on scope alone and is `likely`, not `certain`.
+    ctx.library = True
+    return True
 
 
 @predicate()
