@@ -150,9 +150,11 @@ def array_by_evidence(analyzer, name: str, function) -> bool:
     """Local `name` is used as a pandas object in `function` (`df.iloc[...]`, `df.groupby(...)`)."""
     if function is None:
         return False
+    # One walk per function gives every such name (asked per name, it cost a walk each).
     cache = analyzer.__dict__.setdefault("_array_evidence", {})
-    key = (id(function), name)
-    if key not in cache:
-        cache[key] = any(type(n) is ast.Attribute and n.attr in PANDAS_ONLY and _is(n.value, name)
-                         for n in _own_nodes(function))
-    return cache[key]
+    names = cache.get(id(function))
+    if names is None:
+        names = cache[id(function)] = frozenset(
+            n.value.id for n in _own_nodes(function)
+            if type(n) is ast.Attribute and n.attr in PANDAS_ONLY and type(n.value) is ast.Name)
+    return name in names
