@@ -197,7 +197,7 @@ def function_roles(text: str, lines: list[str]) -> dict[int, tuple[str, str]]:
     infos = sorted(scopes.functions.values(), key=lambda f: f.node.lineno)
     for f in infos:                      # nested functions come later and overwrite
         for ln in range(f.node.lineno, (f.node.end_lineno or f.node.lineno) + 1):
-            out[ln] = (f.qualname, f.role)
+            out[ln] = (f.qualname, getattr(f.role, "value", f.role))
     return out
 
 
