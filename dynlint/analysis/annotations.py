@@ -28,11 +28,18 @@ def annotation_kind(ann: ast.AST | None) -> int:
             return UNKNOWN
         others = [n for n in names if n not in K.TENSOR_ANNOTATIONS and n not in
                   ("Optional", "Union", "None", "torch", "nn", "typing")]
+        if others and all(n in _NUMBERS for n in others):
+            # `int | Tensor`: a tensor that stands in for a number is a 0-d one (a timestep,
+            # an index), which Python reads back to the host when it indexes or branches.
+            return PROBABLE | K.SCALAR
         return PROBABLE if others else TENSOR
     if names and all(n in K.NON_TENSOR_ANNOTATIONS or n in ("Optional", "Union", "typing")
                      for n in names):
         return NOT
     return UNKNOWN
+
+
+_NUMBERS = frozenset({"int", "float"})
 
 
 def _annotation_names(node, out: list) -> list:

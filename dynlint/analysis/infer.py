@@ -70,6 +70,13 @@ class KindInference:
                 return NOT | (base & (HOST | K.ARRAY))
             if base & ROW and type(node.slice) is ast.Constant and type(node.slice.value) is int:
                 return (base & ~ROW) | SCALAR
+            if lv == TENSOR and _positions_call(self, node.value):
+                # `nonzero(as_tuple=True)[0]` is a 1-d tensor of positions and `nonzero()[0]`
+                # one coordinate row: their items (`...[0][0]`, `nonzero()[0, 1]`) are 0-d.
+                if _int_constants(node.slice, 2) and type(node.slice) is ast.Tuple:
+                    return TENSOR | SCALAR
+                if _int_constants(node.slice, 1):
+                    return TENSOR | ROW
             if lv >= PROBABLE:
                 return base & ~(SHAPE | HOLDS)
             return UNKNOWN
@@ -313,6 +320,27 @@ def _binop(a: int, b: int, op: ast.operator) -> int:
     if type(op) in (ast.BitAnd, ast.BitOr, ast.BitXor) and (a & BOOL or b & BOOL):
         flags = BOOL
     return lv | flags
+
+
+def _positions_call(analyzer, node) -> bool:
+    """`x.nonzero(...)`, `torch.nonzero(x, ...)`, `x.argwhere()`, one-argument `torch.where(c)`:
+    a 2-d tensor of coordinates, or (as_tuple) a tuple of 1-d tensors of positions."""
+    if type(node) is not ast.Call:
+        return False
+    f = node.func
+    q = analyzer.qualname(f) if type(f) in (ast.Name, ast.Attribute) else None
+    if q in ("torch.nonzero", "torch.argwhere") or q == "torch.where" and len(node.args) == 1:
+        return True
+    return type(f) is ast.Attribute and f.attr in ("nonzero", "argwhere") and \
+        (q is None or not q.startswith(K.ARRAY_LIBRARIES)) and \
+        K.level(analyzer.kind(f.value)) >= UNKNOWN
+
+
+def _int_constants(node, n: int) -> bool:
+    items = node.elts if type(node) is ast.Tuple else [node]
+    return len(items) == n and all(
+        type(i) is ast.Constant and type(i.value) is int and i.value is not True and
+        i.value is not False for i in items)
 
 
 def _str_split(name: str, node: ast.Call) -> bool:

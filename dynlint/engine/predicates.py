@@ -380,8 +380,13 @@ def _apply(ctx, name, node) -> bool:
 
 @predicate()
 def tensor_element(ctx, node):
-    """A single element taken from a row of a loop over a tensor (`for row in t: row[0]`): a 0-d tensor, which Python reads back to an int when it is used as an index."""
-    return bool(ctx.kind(node) & K.SCALAR)
+    """A 0-d tensor, which Python reads back to an int when it is used as an index: a single element taken from a row of a loop over a tensor (`for row in t: row[0]`) or of positions (`m.nonzero(as_tuple=True)[0][0]`), or, as weaker evidence (the finding is `likely`), a parameter annotated `int | Tensor` (a tensor standing in for a number)."""
+    k = ctx.kind(node)
+    if not k & K.SCALAR:
+        return False
+    if K.level(k) < TENSOR:
+        ctx.weak = True
+    return True
 
 
 @predicate()
