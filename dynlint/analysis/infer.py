@@ -268,10 +268,12 @@ class KindInference:
             if name in K.NOT_TENSOR_METHODS:
                 return NOT
             if name in K.TENSOR_ONLY_METHODS:
-                return TENSOR | (BOOL if name in K.BOOL_FUNCS or name == "bool" else 0)
+                return TENSOR | (BOOL if name in K.BOOL_FUNCS or name == "bool" or
+                                 name in K.DTYPE_PRESERVING and base & BOOL else 0)
             if name in K.HOST_METHODS:
                 return NOT | HOST
-            return UNKNOWN
+            # `(a <= t).flatten()`: a tensor's or an array's reshaping keeps the bool dtype.
+            return UNKNOWN | (base & BOOL if name in K.DTYPE_PRESERVING else 0)
         if name not in TENSOR_NAMES:
             # Not a tensor method: the receiver is some other object (a ModelOutput, a cache,
             # a dict), whatever its annotation claims.

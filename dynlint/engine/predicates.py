@@ -81,36 +81,37 @@ def _has_isinstance(analyzer) -> bool:
     return found[1]
 
 
-def _checked_not_tensor(ctx, node) -> bool:
+def _checked_not_tensor(ctx, node, types=_NON_TENSOR_TYPES) -> bool:
     """`node` sits in the branch an `isinstance(node, <non-tensor types>)` test guards:
     `a if isinstance(x, list) else b`, `if isinstance(x, (list, tuple)): ...`,
     `isinstance(x, int) and ...`. Such a value is not a tensor there, whatever else the
-    code shows about it (a `self.` attribute assigned a tensor elsewhere, say)."""
+    code shows about it (a `self.` attribute assigned a tensor elsewhere, say). With `types`,
+    the test names only those (`list`, `tuple`: a Python sequence there)."""
     child = ctx.node
     for owner in _ancestors(ctx):
         t = type(owner)
         if t is ast.IfExp or t is ast.If:
             if any(child is c for c in ([owner.body] if t is ast.IfExp else owner.body)) \
-                    and _isinstance_of(owner.test, node):
+                    and _isinstance_of(owner.test, node, types):
                 return True
         elif t is ast.BoolOp and type(owner.op) is ast.And:
             for v in owner.values:
                 if v is child:
                     break
-                if _isinstance_of(v, node):
+                if _isinstance_of(v, node, types):
                     return True
         child = owner
     return False
 
 
-def _isinstance_of(test, node) -> bool:
+def _isinstance_of(test, node, types=_NON_TENSOR_TYPES) -> bool:
     if type(test) is not ast.Call or type(test.func) is not ast.Name or \
             test.func.id != "isinstance" or len(test.args) != 2 or \
             not same_code(test.args[0], node):
         return False
     kinds = test.args[1]
     names = kinds.elts if type(kinds) is ast.Tuple else [kinds]
-    return all(ast.unparse(n) in _NON_TENSOR_TYPES for n in names)
+    return all(ast.unparse(n) in types for n in names)
 
 
 # -- what a value is --------------------------------------------------------------------
@@ -180,6 +181,11 @@ def bool_mask(ctx, node):
 def _is_mask(ctx, node, sub) -> bool:
     k = ctx.kind(node)
     if k & BOOL and K.level(k) >= PROBABLE:
+        return True
+    if sub is not None and k & BOOL and K.level(k) == UNKNOWN and type(node) is not ast.Compare \
+            and K.level(ctx.kind(sub.value)) >= PROBABLE:
+        # Elementwise comparison of values of unknown type, kept (`(iou <= t).flatten()`),
+        # indexing a tensor: a bool array or tensor selects either way.
         return True
     if sub is not None and K.level(k) >= UNKNOWN and _bool_by_dtype_test(ctx, node):
         return True
@@ -293,6 +299,13 @@ def literal(ctx, node):
     if type(node) is ast.UnaryOp and type(node.op) in (ast.USub, ast.UAdd):
         node = node.operand
     return type(node) is ast.Constant
+
+
+@predicate()
+def negative_literal(ctx, node):
+    """A negated number literal (`-1`): the "infer it" value of arguments such as `num_classes`."""
+    return type(node) is ast.UnaryOp and type(node.op) is ast.USub and \
+        type(node.operand) is ast.Constant and type(node.operand.value) in (int, float)
 
 
 @predicate()
@@ -506,9 +519,14 @@ def _sequence_parameter(ctx, node) -> bool:
 
 @predicate()
 def python_sequence(ctx, node):
-    """A Python list or tuple, or a `ModuleList`/`Sequential`/`ParameterList`, never a tensor: a literal or list comprehension, a local name that every assignment in its function builds as one, a parameter annotated as one (`feats: List[Tensor]`) and never re-bound, or `self.attr` that every assignment in the class builds as one (`self.experts = nn.ModuleList(...)`). Indexing one with a tensor turns the tensor into a Python int (`operator.index`)."""
+    """A Python list or tuple, or a `ModuleList`/`Sequential`/`ParameterList`, never a tensor: a literal or list comprehension, a local name that every assignment in its function builds as one, a parameter annotated as one (`feats: List[Tensor]`) and never re-bound, `self.attr` that every assignment in the class builds as one (`self.experts = nn.ModuleList(...)`), or a name in the branch an `isinstance(v, list)` test guards. Indexing one with a tensor turns the tensor into a Python int (`operator.index`)."""
     return _builds_sequence(ctx, node) or _every_binding(ctx, node, _builds_sequence, "sequence") \
-        or _sequence_parameter(ctx, node)
+        or _sequence_parameter(ctx, node) or \
+        type(node) in (ast.Name, ast.Attribute) and _checked_not_tensor(ctx, node, _SEQUENCE_CHECKS)
+
+
+# `isinstance(v, list)` guards a branch where `v` is a Python sequence.
+_SEQUENCE_CHECKS = frozenset({"list", "tuple", "List", "Tuple", "Sequence", "abc.Sequence"})
 
 
 _HOST_COPY_CHAIN = frozenset({"detach", "float", "double", "half", "long", "int", "bool", "clone",
