@@ -609,9 +609,30 @@ def validated_distribution(ctx, node):
 
 @predicate()
 def in_raise(ctx, node):
-    """Inside a `raise` statement or the message of an `assert`: code that only runs on the error path."""
-    return any(type(a) is ast.Raise or (type(a) is ast.Assert and a.msg is not None and _contains(a.msg, node))
-               for a in ctx.analyzer.stack)
+    """Inside a `raise` statement, the message of an `assert`, or a branch that always ends by raising (`if bad.any(): first = boxes[i].tolist(); raise ValueError(...)`, or `torch._assert(False, ...)`): code that only runs on the error path."""
+    stack = ctx.analyzer.stack
+    for i, a in enumerate(stack):
+        t = type(a)
+        if t is ast.Raise or (t is ast.Assert and a.msg is not None and _contains(a.msg, node)):
+            return True
+        if t is ast.If and i + 1 < len(stack):
+            child = stack[i + 1]
+            for block in (a.body, a.orelse):
+                if block and any(s is child for s in block) and _always_raises(ctx, block[-1]):
+                    return True
+    return False
+
+
+def _always_raises(ctx, st) -> bool:
+    """`raise ...`, `assert False, ...` or `torch._assert(False, ...)`."""
+    t = type(st)
+    if t is ast.Raise:
+        return True
+    test = st.test if t is ast.Assert else None
+    if t is ast.Expr and type(st.value) is ast.Call and st.value.args and \
+            (ctx.analyzer.qualname(st.value.func) or "").endswith("._assert"):
+        test = st.value.args[0]
+    return type(test) is ast.Constant and test.value is False
 
 
 # Calls that are true while torch compiles, exports, scripts or traces the code. Matched by the
