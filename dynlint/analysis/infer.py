@@ -64,6 +64,8 @@ class KindInference:
                 return items[node.slice.value]
             base = self.kind(node.value)
             lv = K.level(base)
+            if base & K.ITEMS:
+                return base if type(node.slice) is ast.Slice else TENSOR
             if base & SHAPE:
                 return NOT
             if base & (HOST | K.ARRAY):
@@ -114,7 +116,11 @@ class KindInference:
             return self.kind(node.value)
         if t is ast.List or t is ast.Tuple:
             return NOT | (HOLDS if any(K.level(self.kind(e)) == TENSOR for e in node.elts) else 0)
-        if t in (ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp):
+        if t is ast.ListComp or t is ast.GeneratorExp:
+            # `[f(x) for x in xs]` of tensors: its items are tensors.
+            k = self.kind(node.elt)
+            return NOT | (K.ITEMS if K.level(k) == TENSOR and not k & HOST else 0)
+        if t in (ast.Set, ast.Dict, ast.SetComp, ast.DictComp):
             return NOT
         return UNKNOWN
 
@@ -200,6 +206,9 @@ class KindInference:
             if name in K.HOST_CONVERTERS:
                 arg = self.kind(node.args[0]) if node.args else NOT
                 return NOT | (HOST if (K.level(arg) >= PROBABLE or arg & HOST) else 0)
+            if name in ("list", "tuple") and len(node.args) == 1 and not node.keywords and \
+                    type(node.args[0]) in (ast.GeneratorExp, ast.ListComp):
+                return self.kind(node.args[0])          # `tuple(t[k] for k in keys)`
             if name in K.NOT_TENSOR_BUILTINS:
                 return NOT
             if name in K.SCALAR_BUILTINS:

@@ -89,6 +89,10 @@ len range str repr isinstance issubclass hasattr getattr callable id hash type l
 set frozenset sorted enumerate zip map filter print format open iter next reversed vars dir
 """.split())
 SCALAR_BUILTINS = frozenset({"round", "abs", "min", "max", "sum", "pow", "divmod"})
+# ITEMS: a list, tuple or dict every item of which is a tensor (annotated `List[Tensor]`,
+# `Dict[str, Tensor]`, `Tuple[Tensor, ...]`, or built by a comprehension of tensors): an item
+# taken by subscript (`feats[0]`, `params["prob"]`) is a tensor.
+ITEMS = 512
 # ARRAY: a numpy or pandas object (or a value taken from one). Its items, attributes and method
 # results are never torch tensors, so `df[df["a"] > 0]` is no boolean-mask index of a tensor.
 ARRAY = 256
