@@ -660,6 +660,37 @@ def _graph_guard(ctx, test, value: bool) -> bool:
     return False
 
 
+def _compiling_guard(ctx, test, value: bool) -> bool:
+    """`test` evaluating to `value` implies that the code is being compiled or traced."""
+    t = type(test)
+    if t is ast.UnaryOp and type(test.op) is ast.Not:
+        return _compiling_guard(ctx, test.operand, not value)
+    if t is ast.BoolOp:
+        every = (type(test.op) is ast.And) == value
+        results = (_compiling_guard(ctx, v, value) for v in test.values)
+        return any(results) if every else all(results)
+    if t is ast.Call and not test.args and not test.keywords:
+        name = ctx.analyzer.qualname(test.func) or _last_name(test.func) or ""
+        return value and name.rsplit(".", 1)[-1] in _GRAPH_GUARDS
+    return False
+
+
+@predicate()
+def compile_only(ctx, node):
+    """Only reached while the code is compiled, exported, scripted or traced: in the body of `if torch.compiler.is_compiling():` (or `torch.jit.is_tracing()`, ...) or the `else` of the negative test. There `torch._check(...)` is a hint to the compiler, not a read."""
+    if not _mentions(ctx.analyzer, _GRAPH_GUARDS):
+        return False
+    child = node
+    for anc in reversed(ctx.analyzer.stack):
+        if type(anc) is ast.If and not _contains(anc.test, node):
+            if any(b is child for b in anc.body) and _compiling_guard(ctx, anc.test, True):
+                return True
+            if any(b is child for b in anc.orelse) and _compiling_guard(ctx, anc.test, False):
+                return True
+        child = anc
+    return False
+
+
 @predicate()
 def eager_only(ctx, node):
     """Only reached when the code is not being compiled, exported, scripted or traced: in the body of `if not torch.compiler.is_compiling():` (or `is_exporting()`, `torch.jit.is_scripting()`, `torch.jit.is_tracing()`, `torch._dynamo.is_compiling()`...) or the `else` of the positive test. Such code never becomes part of a graph."""
