@@ -31,6 +31,7 @@ Usage:
                                         # packages, old and new; a per-package table is printed
     python bench/precision_recall.py --gt bench/results/gt.json --models detection,hf_bert \
         --out bench/results/pr_report.json --show 40
+    python bench/precision_recall.py --gt ... --target hpu   # with the rules on for Gaudi too
 
 The JSON report (`--out`, default bench/results/pr_report.json) holds the numbers, per-rule
 and per-op breakdowns and every false negative / executed false positive with its source.
