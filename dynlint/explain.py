@@ -44,8 +44,8 @@ class _Module:
         text = source.decode(data, path)
         self.tree = source.parse(text, path)
         self.lines = _LINE_SPLIT.split(text)
-        self.scopes = index_module(self.tree, self.lines, explain=True)
         self.module, self.is_package = module_name(path)
+        self.scopes = index_module(self.tree, self.lines, explain=True, module=self.module)
 
     def where(self, f) -> str:
         return f"`{f.qualname}` ({self.display}:{f.node.lineno})"

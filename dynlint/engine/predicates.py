@@ -637,6 +637,90 @@ def eager_only(ctx, node):
     return False
 
 
+def _self_attr(node) -> str | None:
+    """`X` of `self.X` (also `self.X.item()`, `bool(self.X)`), else None."""
+    if type(node) is ast.Call and not node.keywords:
+        if type(node.func) is ast.Name and node.func.id == "bool" and len(node.args) == 1:
+            node = node.args[0]
+        elif type(node.func) is ast.Attribute and node.func.attr == "item" and not node.args:
+            node = node.func.value
+    if type(node) is ast.Attribute and type(node.value) is ast.Name and node.value.id == "self":
+        return node.attr
+    return None
+
+
+def _sets_flag(stmts, attr: str) -> bool:
+    """Whether one of `stmts` itself (not a branch or loop inside them: the write must happen
+    whenever the code runs) writes `self.<attr>`: assigns it (or its `.data`), or calls an
+    in-place method on it (`self.initted.data.copy_(...)`, `self.done.fill_(True)`)."""
+    for n in stmts:
+        t = type(n)
+        if t in (ast.Assign, ast.AnnAssign):
+            targets = n.targets if t is ast.Assign else [n.target]
+            if any(_flag_root(tgt) == attr for tgt in targets):
+                return True
+        elif t is ast.Expr and type(n.value) is ast.Call:
+            func = n.value.func
+            if type(func) is ast.Attribute and func.attr.endswith("_") and \
+                    not func.attr.startswith("_") and _flag_root(func.value) == attr:
+                return True
+    return False
+
+
+def _flag_root(node) -> str | None:
+    """`X` of `self.X`, `self.X.data`, `self.X[...]`."""
+    while type(node) in (ast.Attribute, ast.Subscript) and not (
+            type(node) is ast.Attribute and type(node.value) is ast.Name):
+        node = node.value
+    return _self_attr(node)
+
+
+def _once_regions(fnode) -> list:
+    """Statement lists of `fnode` that run once per object: what follows `if self.X: return`
+    and the body of `if not self.X:`, when the function itself sets `self.X` there (a lazy
+    initialisation on the first call, e.g. k-means init of a codebook)."""
+    out = []
+    body = fnode.body
+    for i, stmt in enumerate(body):
+        if type(stmt) is not ast.If or stmt.orelse:
+            continue
+        test = stmt.test
+        negated = type(test) is ast.UnaryOp and type(test.op) is ast.Not
+        attr = _self_attr(test.operand if negated else test)
+        if attr is None:
+            continue
+        if not negated and len(stmt.body) == 1 and type(stmt.body[0]) is ast.Return:
+            rest = body[i + 1:]
+            if rest and _sets_flag(rest, attr):
+                out.append(rest)
+        elif negated and _sets_flag(stmt.body, attr):
+            out.append(stmt.body)
+    return out
+
+
+def once_only(ctx, node):
+    """Runs once per object, not per step: in a method after `if self.X: return`, or in the
+    body of `if not self.X:`, where the method itself sets `self.X` (lazy initialisation on
+    the first forward). The guard's own test runs every call and is not part of it."""
+    frame = ctx.frame
+    while frame is not None and type(frame.node) is ast.Lambda:
+        frame = frame.parent
+    fnode = frame.node if frame is not None else None
+    if type(fnode) not in (ast.FunctionDef, ast.AsyncFunctionDef) or frame.cls is None:
+        return False
+    cache = ctx.analyzer.__dict__.setdefault("_once_cache", {})
+    regions = cache.get(id(fnode))
+    if regions is None:
+        regions = cache[id(fnode)] = _once_regions(fnode) if "self" in ctx.analyzer.lines[fnode.lineno - 1] else []
+    return any(_contains(stmt, node) for stmts in regions for stmt in stmts)
+
+
+def outside_step(ctx, node):
+    """Code that runs in the model's methods but not as part of a step: eager-only branches
+    (`eager_only`) and once-per-object initialisation (`once_only`)."""
+    return eager_only(ctx, node) or once_only(ctx, node)
+
+
 @predicate()
 def fp16_only(ctx, node):
     """Only reached when a tensor is float16: under `if x.dtype == torch.float16:` or after such a test earlier in the same `and` chain (fp16 overflow guards)."""
@@ -698,15 +782,15 @@ def _is_fp16_test(ctx, test) -> bool:
 @predicate()
 def in_model_code(ctx, node):
     """Inside code that runs as part of the model's computation: a `forward` (or `__call__`/`forward_*` of a module), a loss function, a `torch.compile`/`jit.script` function, a helper or method they call in the same file, or a function nested in those."""
-    return (ctx.frame.role == Role.MODEL or ctx.assume_model) and not eager_only(ctx, node)
+    return (ctx.frame.role == Role.MODEL or ctx.assume_model) and not outside_step(ctx, node)
 
 
 @predicate()
 def in_step_code(ctx, node):
     """Inside a function that may run inside the step: model code, or library code that nothing in the file reaches from model code or from cold code only (a scheduler's `step`, a box utility a detector calls from another file). Not module level, class bodies, cold code."""
     if ctx.assume_model or ctx.frame.role == Role.MODEL:
-        return (ctx.assume_model or ctx.frame.kind == "function") and not eager_only(ctx, node)
-    if ctx.frame.kind != "function" or ctx.frame.role == Role.COLD or eager_only(ctx, node):
+        return (ctx.assume_model or ctx.frame.kind == "function") and not outside_step(ctx, node)
+    if ctx.frame.kind != "function" or ctx.frame.role == Role.COLD or outside_step(ctx, node):
         return False
     # Library code that no entry point reaches: it may run in a step, or may be setup, data
     # or diagnostics; the finding rests on scope alone and is `likely`, not `certain`.
@@ -717,7 +801,7 @@ def in_step_code(ctx, node):
 @predicate()
 def in_cold_code(ctx, node):
     """Inside code that never runs inside the model graph and is not called from it: `__init__`, weight initialisation, training/eval loops, data preparation, tests, module level under `if __name__ == "__main__"`, class bodies."""
-    return ctx.frame.role == Role.COLD or ctx.frame.kind in ("class", "main") or eager_only(ctx, node)
+    return ctx.frame.role == Role.COLD or ctx.frame.kind in ("class", "main") or outside_step(ctx, node)
 
 
 @predicate()
