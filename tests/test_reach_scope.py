@@ -293,3 +293,34 @@ def test_test_and_example_packages_are_cold(dynlint, write, tmp_path):
     assert alone.returncode == 0, alone.stdout
     why = dynlint("check", "--explain", "pkg/testing/gof.py:6", cwd=tmp_path)
     assert "test or example package" in why.stdout, why.stdout
+
+
+# A function that keeps a heap runs a host algorithm (pyro's tracking.hashing.merge_points: a
+# greedy clustering whose distances become heap keys); the same read elsewhere is in scope.
+HOST_ALGORITHM = '''\
+import heapq
+
+import torch
+
+
+def merge_points(points, radius):
+    points = torch.as_tensor(points)
+    queue = []
+    for i in range(len(points)):
+        for j in range(i):
+            d2 = (points[i] - points[j]).pow(2).sum().item()
+            if d2 < radius:
+                heapq.heappush(queue, (d2, j, i))
+    return queue
+
+
+def nearest(points, x):
+    points = torch.as_tensor(points)
+    return (points - x).pow(2).sum(-1).argmin().item()
+'''
+
+
+def test_a_host_algorithm_is_cold(dynlint, write, tmp_path):
+    assert _found(dynlint, write, tmp_path, HOST_ALGORITHM) == [("DYN201", 19)]
+    r = dynlint("check", "--explain", "m.py:11", cwd=tmp_path)
+    assert "host algorithm" in r.stdout, r.stdout

@@ -148,6 +148,7 @@ class Scopes:
         self.roots: set[int] = set()
         self.bases: dict[str, list[str]] = {}
         self.test_module: str | None = None     # the module's name when it is test/example code
+        self.host_algorithms: set[int] = set()    # ids of functions cold as host algorithms
 
     def release(self) -> None:
         """Break the reference cycles (functions <-> classes <-> nested functions) so that the
@@ -369,11 +370,32 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
             f.role = Role.MODEL
         elif parent_role == Role.COLD or _COLD_FUNC.match(f.name) or (f.cls is not None and f.cls.cold):
             f.role = Role.COLD
+        elif _host_algorithm(f, scopes, lines):
+            f.role = Role.COLD
+            scopes.host_algorithms.add(id(f))
     _spread_cold(order, graph)
     for f in order:
         f.modelish = f.role == Role.MODEL or bool(
             _ROOT_METHOD.match(f.name) or "loss" in f.name.lower()
             or (f.cls is not None and f.cls.is_module and not _COLD_FUNC.match(f.name)))
+
+
+# Modules whose data structures live on the host only: a function that keeps a heap or
+# bisects a sorted list runs a host algorithm (greedy clustering, scheduling, search), which
+# no device step contains.
+_HOST_ALGORITHMS = frozenset({"heapq", "bisect"})
+
+
+def _host_algorithm(f: FunctionInfo, scopes: Scopes, lines) -> bool:
+    """Whether the function calls `heapq`/`bisect` (by module or by a name imported from it)."""
+    imports = scopes.imports
+    if not imports:
+        return False
+    names, _, pairs = f.refs(lines)
+    for name, attr in pairs:
+        if imports.get(name) in _HOST_ALGORITHMS:
+            return True
+    return any(imports.get(n, "").rpartition(".")[0] in _HOST_ALGORITHMS for n in names if n in imports)
 
 
 def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
@@ -385,6 +407,8 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
     if _COLD_FUNC.match(f.name):
         return f"its name `{f.name}` is one of code that runs outside the model " \
                "(construction, initialisation, data, training loop, tests, I/O)"
+    if id(f) in scopes.host_algorithms:
+        return "it keeps a heap or bisects a list (`heapq`, `bisect`): a host algorithm"
     cls = f.cls
     if cls is None or not cls.cold:
         return "only cold code in this file calls it"
