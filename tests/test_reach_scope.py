@@ -264,6 +264,8 @@ def test_one_shot_initialisation_is_not_the_step(dynlint, write, tmp_path):
     assert ("DYN101", 21) in found                  # after the guarded block: every call
     assert not any(line in (13, 14, 19) for _, line in found), found
     assert ("DYN201", 26) in found and ("DYN101", 29) in found   # every call until the flag is set
+    r = dynlint("check", "--explain", "m.py:13", cwd=tmp_path)
+    assert "runs once per object" in r.stdout and "line 11" in r.stdout, r.stdout
 
 
 # Test and example packages (a package named `testing`, `tests`, `examples`...) hold no step
