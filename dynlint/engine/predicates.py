@@ -170,6 +170,20 @@ def host_value(ctx, node):
 
 
 @predicate()
+def host_tensor(ctx, node):
+    """A tensor in host memory: built by a torch factory without `device=` (`torch.arange(n)`, `torch.full(shape, v)`, `torch.tensor([1, 2])`), or computed only from such tensors and Python values (`v1 < v2`, `grid[0, k]`, `torch.stack((a, b))`), and never moved (`.to(device)`, `.cuda()`, `*_like` of a device tensor, a `with torch.device(...)` block). Reading it waits for no device, and a data-dependent op on it is CPU work outside the device graph (under torch.compile still a graph break). Attributes never count: a buffer moves with its module."""
+    return bool(ctx.kind(node) & K.CPU)
+
+
+@predicate()
+def read_from_device(ctx, node):
+    """Always holds; for a host tensor (see `host_tensor`) it holds on weak evidence, so the finding is `likely`: reading host memory waits for no device (no sync on CUDA, Gaudi or XLA), but under torch.compile the read is still a graph break, and a run on the CPU records it like any other read."""
+    if ctx.kind(node) & K.CPU:
+        ctx.weak = True
+    return True
+
+
+@predicate()
 def bool_mask(ctx, node):
     """A boolean tensor: a comparison, `~`/`&`/`|` of masks, `.bool()`, `isnan`, `logical_*`, `dtype=torch.bool`, ... followed through local assignments. Used as the index of a subscript, a tuple index counts when any of its items is a mask, and a comparison involving the indexed value itself (`x[x > 0]`) counts."""
     sub = ctx.node if type(ctx.node) is ast.Subscript and ctx.node.slice is node else None
