@@ -283,6 +283,8 @@ class KindInference:
             if name in K.HOST_METHODS:
                 return NOT | HOST
             return UNKNOWN
+        if lv == PROBABLE and name in K.CONTAINER_METHODS and not node.args and not node.keywords:
+            return UNKNOWN
         if name not in TENSOR_NAMES:
             # Not a tensor method: the receiver is some other object (a ModelOutput, a cache,
             # a dict), whatever its annotation claims.

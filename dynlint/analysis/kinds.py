@@ -62,6 +62,10 @@ is_floating_point is_complex is_signed get_device numpy backward register_hook u
 storage is_pinned is_shared is_set_to dim_order
 """.split())
 HOST_METHODS = frozenset({"item", "tolist", "equal", "allclose"})
+# Tensor methods a Python container has too, with the same call form (`d.values()`;
+# `Tensor.values()` exists for sparse tensors only): on a receiver that is only probably a
+# tensor, they are no evidence that it is one.
+CONTAINER_METHODS = frozenset({"values"})
 # Methods that only tensors have (numpy, pandas, lists lack them): evidence of a tensor receiver.
 TENSOR_ONLY_METHODS = frozenset("""
 view unsqueeze masked_fill masked_fill_ bool long float half double bfloat16 int contiguous
