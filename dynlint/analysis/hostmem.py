@@ -55,11 +55,12 @@ def _device_arg(a, node: ast.Call):
     """The `device=` argument: None if absent; True when it names the CPU; False otherwise."""
     for kw in node.keywords:
         if kw.arg == "device":
-            return _names_cpu(a, kw.value)
+            return names_cpu(a, kw.value)
     return None
 
 
-def _names_cpu(a, dev) -> bool:
+def names_cpu(a, dev) -> bool:
+    """The literal device `"cpu"` (or `"cpu:0"`), or `torch.device("cpu")`."""
     if type(dev) is ast.Call and a.qualname(dev.func) == "torch.device" and dev.args:
         dev = dev.args[0]
     return type(dev) is ast.Constant and type(dev.value) is str and dev.value.split(":")[0] == "cpu"
@@ -115,7 +116,7 @@ def method(a, name: str, base: int, node: ast.Call) -> int:
         # `.to(torch.float)` keeps the device; `.to("cpu")` is the host; anything else may move.
         args = [*node.args, *(kw.value for kw in node.keywords if kw.arg in ("device", "other"))]
         for arg in args:
-            if _names_cpu(a, arg):
+            if names_cpu(a, arg):
                 continue
             q = a.qualname(arg) if type(arg) in (ast.Name, ast.Attribute) else None
             if q is None or not q.startswith("torch.") or q.startswith("torch.device"):

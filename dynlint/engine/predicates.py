@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ..analysis import kinds as K
 from ..analysis.evidence import tensor_by_evidence
+from ..analysis.hostmem import names_cpu
 from ..analysis.tensor_api import TENSOR_NAMES
 from ..analysis.kinds import BOOL, HOST, PROBABLE, TENSOR, UNKNOWN
 from ..analysis.tensor_api import HOST_FACTORIES, SEQUENCE_TYPES, VALIDATED_DISTRIBUTIONS
@@ -527,9 +528,7 @@ _HOST_COPY_CHAIN = frozenset({"detach", "float", "double", "half", "long", "int"
 @predicate()
 def cpu_device(ctx, node):
     """The literal device `"cpu"` (or `"cpu:0"`), or `torch.device("cpu")`."""
-    if type(node) is ast.Call and ctx.analyzer.qualname(node.func) == "torch.device" and node.args:
-        node = node.args[0]
-    return type(node) is ast.Constant and type(node.value) is str and node.value.split(":")[0] == "cpu"
+    return names_cpu(ctx.analyzer, node)
 
 
 def _is_host_copy(ctx, node) -> bool:
