@@ -89,6 +89,9 @@ def torch_call(a, name: str, node: ast.Call) -> int:
     device = _device_arg(a, node)
     if device is False:
         return 0
+    if name not in HOST_FACTORIES and not (name in _LIKE and device) and \
+            a.__dict__.get("_host_built") is not a.lines:
+        return 0        # no host tensor built in this module yet: no operand can be one
     if name in HOST_FACTORIES:
         if device is None and default_device_changed(a):
             return 0
@@ -98,9 +101,11 @@ def torch_call(a, name: str, node: ast.Call) -> int:
                 k = a.kind(data)
                 if not (k & CPU or K.level(k) == NOT) or k & K.HOLDS:
                     return 0
+        a._host_built = a.lines
         return CPU
     if name in _LIKE:
         if device:
+            a._host_built = a.lines
             return CPU
         return CPU if node.args and a.kind(node.args[0]) & CPU else 0
     return joint(*_args_kinds(a, node))
