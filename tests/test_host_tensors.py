@@ -34,6 +34,7 @@ def test_host_tensor_read_is_likely_and_its_mask_index_is_not_reported(dynlint, 
     "torch.arange(8, device=x.device)",              # built there
     "torch.zeros_like(x)",                           # the device of a (probable) device tensor
     "torch.arange(8) + x",                           # an operand that may be on a device
+    "torch.cat([torch.zeros(1), *lengths])",         # unpacked items may be on a device
 ])
 def test_host_fact_lost_where_the_tensor_may_be_on_a_device(dynlint, write, build):
     found = _findings(dynlint, write, (

@@ -42,12 +42,11 @@ def _args_kinds(a, node: ast.Call):
     """Kinds of a call's arguments, the items of list/tuple arguments one by one."""
     out = []
     for arg in [*node.args, *(kw.value for kw in node.keywords if kw.arg not in ("out", "dtype"))]:
-        if type(arg) is ast.Starred:
-            arg = arg.value
         if type(arg) in (ast.List, ast.Tuple):
-            out.extend(a.kind(e.value if type(e) is ast.Starred else e) for e in arg.elts)
+            # `*rest` may unpack device tensors whatever the list itself is: no host join.
+            out.extend(K.UNKNOWN if type(e) is ast.Starred else a.kind(e) for e in arg.elts)
         else:
-            out.append(a.kind(arg))
+            out.append(K.UNKNOWN if type(arg) is ast.Starred else a.kind(arg))
     return out
 
 
