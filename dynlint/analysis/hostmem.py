@@ -32,10 +32,11 @@ _MOVES = frozenset({"cuda", "to", "type_as", "hpu", "xpu", "mps", "copy_"})
 
 def joint(*ks: int) -> int:
     """CPU when some operand is a host tensor and every other one is a host tensor or no
-    tensor at all (a Python number, a shape): `v1 < v2`, `grid + 1`."""
+    tensor at all (a Python number, a shape; not a list holding tensors): `v1 < v2`,
+    `grid + 1`."""
     if not any(k & CPU for k in ks):
         return 0
-    return CPU if all(k & CPU or K.level(k) == NOT for k in ks) else 0
+    return CPU if all(k & CPU or (K.level(k) == NOT and not k & K.HOLDS) for k in ks) else 0
 
 
 def _args_kinds(a, node: ast.Call):
