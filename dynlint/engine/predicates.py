@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ..analysis import kinds as K
 from ..analysis.evidence import tensor_by_evidence
+from ..analysis.hostmem import names_cpu
 from ..analysis.tensor_api import TENSOR_NAMES
 from ..analysis.kinds import BOOL, HOST, PROBABLE, TENSOR, UNKNOWN
 from ..analysis.oneshot import once_regions
@@ -168,6 +169,20 @@ def possible_tensor(ctx, node):
 def host_value(ctx, node):
     """A Python value computed from tensor data: the result of `.item()`, `.tolist()`, `int(t)`, or arithmetic on those."""
     return bool(ctx.kind(node) & HOST)
+
+
+@predicate()
+def host_tensor(ctx, node):
+    """A tensor in host memory: built by a torch factory without `device=` (`torch.arange(n)`, `torch.full(shape, v)`, `torch.tensor([1, 2])`), or computed only from such tensors and Python values (`v1 < v2`, `grid[0, k]`, `torch.stack((a, b))`), and never moved (`.to(device)`, `.cuda()`, `*_like` of a device tensor, a `with torch.device(...)` block). Reading it waits for no device, and a data-dependent op on it is CPU work outside the device graph (under torch.compile still a graph break). Attributes never count: a buffer moves with its module."""
+    return bool(ctx.kind(node) & K.CPU)
+
+
+@predicate()
+def read_from_device(ctx, node):
+    """Always holds; for a host tensor (see `host_tensor`) it holds on weak evidence, so the finding is `likely`: reading host memory waits for no device (no sync on CUDA, Gaudi or XLA), but under torch.compile the read is still a graph break, and a run on the CPU records it like any other read."""
+    if ctx.kind(node) & K.CPU:
+        ctx.weak = True
+    return True
 
 
 @predicate()
@@ -514,9 +529,7 @@ _HOST_COPY_CHAIN = frozenset({"detach", "float", "double", "half", "long", "int"
 @predicate()
 def cpu_device(ctx, node):
     """The literal device `"cpu"` (or `"cpu:0"`), or `torch.device("cpu")`."""
-    if type(node) is ast.Call and ctx.analyzer.qualname(node.func) == "torch.device" and node.args:
-        node = node.args[0]
-    return type(node) is ast.Constant and type(node.value) is str and node.value.split(":")[0] == "cpu"
+    return names_cpu(ctx.analyzer, node)
 
 
 def _is_host_copy(ctx, node) -> bool:
