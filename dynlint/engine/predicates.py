@@ -660,32 +660,28 @@ _GRAPH_GUARDS = frozenset({"is_compiling", "is_dynamo_compiling", "is_torchdynam
 
 def _graph_guard(ctx, test, value: bool) -> bool:
     """`test` evaluating to `value` implies that the code is not being compiled or traced."""
-    t = type(test)
-    if t is ast.UnaryOp and type(test.op) is ast.Not:
-        return _graph_guard(ctx, test.operand, not value)
-    if t is ast.BoolOp:
-        # `a and b` true: every operand true; false: at least one false (so all must imply it)
-        every = (type(test.op) is ast.And) == value
-        results = (_graph_guard(ctx, v, value) for v in test.values)
-        return any(results) if every else all(results)
-    if t is ast.Call and not test.args and not test.keywords:
-        name = ctx.analyzer.qualname(test.func) or _last_name(test.func) or ""
-        return not value and name.rsplit(".", 1)[-1] in _GRAPH_GUARDS
-    return False
+    return _guard_implies(ctx, test, value, False)
 
 
 def _compiling_guard(ctx, test, value: bool) -> bool:
     """`test` evaluating to `value` implies that the code is being compiled or traced."""
+    return _guard_implies(ctx, test, value, True)
+
+
+def _guard_implies(ctx, test, value: bool, compiling: bool) -> bool:
+    """`test` evaluating to `value` implies that the code is (`compiling`) or is not being
+    compiled or traced."""
     t = type(test)
     if t is ast.UnaryOp and type(test.op) is ast.Not:
-        return _compiling_guard(ctx, test.operand, not value)
+        return _guard_implies(ctx, test.operand, not value, compiling)
     if t is ast.BoolOp:
+        # `a and b` true: every operand true; false: at least one false (so all must imply it)
         every = (type(test.op) is ast.And) == value
-        results = (_compiling_guard(ctx, v, value) for v in test.values)
+        results = (_guard_implies(ctx, v, value, compiling) for v in test.values)
         return any(results) if every else all(results)
     if t is ast.Call and not test.args and not test.keywords:
         name = ctx.analyzer.qualname(test.func) or _last_name(test.func) or ""
-        return value and name.rsplit(".", 1)[-1] in _GRAPH_GUARDS
+        return value is compiling and name.rsplit(".", 1)[-1] in _GRAPH_GUARDS
     return False
 
 
