@@ -16,6 +16,7 @@ import ast
 
 from . import kinds as K
 from .kinds import BOOL, HOST, TENSOR, UNKNOWN
+from .statements import statements
 
 _PARAMETER_TYPES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter",
                               "torch.nn.Buffer", "torch.nn.parameter.Buffer"})
@@ -36,9 +37,8 @@ def _class_attributes(analyzer, cls) -> dict:
     values: dict[str, list] = {}
     for infos in cls.methods.values():
         for info in infos:
-            for node in ast.walk(info.node):
-                for name, value in _assigned(node):
-                    values.setdefault(name, []).append(value)
+            for name, value in _assignments(info.node, analyzer.lines):
+                values.setdefault(name, []).append(value)
     out = {}
     for name, vs in values.items():
         vs = [v for v in vs if not (type(v) is ast.Constant and v.value is None)]
@@ -47,6 +47,19 @@ def _class_attributes(analyzer, cls) -> dict:
             if all(K.level(k) == TENSOR and not k & HOST for k in kinds):
                 out[name] = TENSOR | (BOOL if all(k & BOOL for k in kinds) else 0)
     return out
+
+
+def _assignments(fnode, lines):
+    """(attribute, value) pairs that a method (nested code included) assigns to `self`.
+    Assignments are statements; a `register_buffer` call may sit in any expression, so the
+    whole method is walked only when its text names it."""
+    first = min([fnode.lineno] + [d.lineno for d in fnode.decorator_list])
+    text = "\n".join(lines[first - 1:fnode.end_lineno])
+    # Identifiers are NFKC-normalised: outside ASCII the text may spell the name otherwise.
+    nodes = ast.walk(fnode) if "register_buffer" in text or not text.isascii() else \
+        statements(fnode.body)
+    for node in nodes:
+        yield from _assigned(node)
 
 
 def _assigned(node):
