@@ -156,5 +156,13 @@ def array_by_evidence(analyzer, name: str, function) -> bool:
     if names is None:
         names = cache[id(function)] = frozenset(
             n.value.id for n in _own_nodes(function)
-            if type(n) is ast.Attribute and n.attr in PANDAS_ONLY and type(n.value) is ast.Name)
+            if type(n) is ast.Attribute and n.attr in PANDAS_ONLY and type(n.value) is ast.Name
+        ) if _names_pandas(function, analyzer.lines) else frozenset()
     return name in names
+
+
+def _names_pandas(function, lines) -> bool:
+    """Whether the function's text names a pandas-only attribute (else its walk finds none;
+    outside ASCII an identifier may be spelt otherwise, NFKC-normalised)."""
+    text = "\n".join(lines[function.lineno - 1:function.end_lineno])
+    return not text.isascii() or any(w in text for w in PANDAS_ONLY)

@@ -265,9 +265,17 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
     return exports, frozenset(model_refs)
 
 
+# Statements that hold no import, definition or block: most of a module, skipped at once.
+_LEAF_STATEMENTS = frozenset({ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return,
+                              ast.Raise, ast.Assert, ast.Pass, ast.Break, ast.Continue,
+                              ast.Delete, ast.Global, ast.Nonlocal})
+
+
 def _scan(body, scopes: Scopes, order, func, cls, prefix, top) -> None:
     for node in body:
         t = type(node)
+        if t in _LEAF_STATEMENTS:
+            continue
         if t is ast.Import:
             for a in node.names:
                 if a.asname:

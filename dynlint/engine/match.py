@@ -22,6 +22,12 @@ from ..analysis.roles import ALL_ROLES, Role
 _LINE_SPLIT = re.compile(r"\r\n|\r|\n")
 
 
+def split_lines(source: str) -> list[str]:
+    """Lines as Python numbers them (`\r\n`, `\r` or `\n` ends one); `str.split` when the
+    text has no `\r`, three times cheaper than the regex."""
+    return _LINE_SPLIT.split(source) if "\r" in source else source.split("\n")
+
+
 @dataclass
 class FileFacts:
     """What the cross-file step needs from one module (see runner.resolve_cross_file)."""
@@ -121,7 +127,7 @@ class Engine:
         if tree is None:
             tree = ast.parse(source, filename=path)
         candidates: list[_Candidate] = []
-        lines = _LINE_SPLIT.split(source)
+        lines = split_lines(source)
         analyzer = Analyzer(skip_roles=self._skip_roles_collect if facts else self._skip_roles)
         collect = facts is not None
         matcher = Matcher(analyzer.qualname)
@@ -172,7 +178,7 @@ class Engine:
         if not self.rules or not self.may_match(source):
             return facts
         from ..analysis.scopes import cross_file_facts, index_module
-        lines = _LINE_SPLIT.split(source)
+        lines = split_lines(source)
         scopes = index_module(tree, lines)
         facts.exports, facts.model_refs = cross_file_facts(scopes, lines, module, is_package)
         scopes.release()
