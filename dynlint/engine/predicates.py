@@ -31,12 +31,16 @@ class Predicate:
     # says whether it may hold anywhere inside function `info` (a scopes.FunctionInfo; None:
     # code outside any `def`). False lets the walker skip a body no other rule needs.
     scope: object = None
+    # For a predicate that can only hold in a module whose text contains one of these strings
+    # (an identifier it resolves to): the engine tries its rules' patterns only there.
+    text: tuple | None = None
 
 
-def predicate(arity: int = 0, scope=None):
+def predicate(arity: int = 0, scope=None, text=None):
     def register(fn):
         name = fn.__name__.rstrip("_")
-        REGISTRY[name] = Predicate(name, fn, arity, (fn.__doc__ or "").strip(), scope)
+        REGISTRY[name] = Predicate(name, fn, arity, (fn.__doc__ or "").strip(), scope,
+                                   tuple(text) if text else None)
         return fn
     return register
 
@@ -570,7 +574,7 @@ def argument_of_dynamic_op(ctx, node):
     return False
 
 
-@predicate()
+@predicate(text=("distributions",))       # the qualified name has it: `torch.distributions.`
 def validated_distribution(ctx, node):
     """A `torch.distributions` class (or a call of one) whose constructor validates its arguments by default (`Normal`, `Categorical`, ...; not `Independent` or `TransformedDistribution`, which have none), in a module that does not turn validation off with `Distribution.set_default_validate_args(False)`."""
     if type(node) is ast.Call:
