@@ -17,7 +17,9 @@ import ast
 from . import kinds as K
 from .kinds import BOOL, HOST, TENSOR, UNKNOWN
 from .statements import statements
+from .text import mentions
 
+_BUFFER = ("register_buffer",)
 _PARAMETER_TYPES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter",
                               "torch.nn.Buffer", "torch.nn.parameter.Buffer"})
 
@@ -55,9 +57,7 @@ def _assignments(fnode, lines):
     whole method is walked only when its text names it."""
     first = min([fnode.lineno] + [d.lineno for d in fnode.decorator_list])
     text = "\n".join(lines[first - 1:fnode.end_lineno])
-    # Identifiers are NFKC-normalised: outside ASCII the text may spell the name otherwise.
-    nodes = ast.walk(fnode) if "register_buffer" in text or not text.isascii() else \
-        statements(fnode.body)
+    nodes = ast.walk(fnode) if mentions(text, _BUFFER) else statements(fnode.body)
     for node in nodes:
         yield from _assigned(node)
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import ast
 
 from . import kinds as K
+from .text import mentions
 
 # torch functions whose first argument is not (necessarily) a tensor: factories, conversions.
 _NOT_TENSOR_INPUT = frozenset("""
@@ -162,7 +163,5 @@ def array_by_evidence(analyzer, name: str, function) -> bool:
 
 
 def _names_pandas(function, lines) -> bool:
-    """Whether the function's text names a pandas-only attribute (else its walk finds none;
-    outside ASCII an identifier may be spelt otherwise, NFKC-normalised)."""
-    text = "\n".join(lines[function.lineno - 1:function.end_lineno])
-    return not text.isascii() or any(w in text for w in PANDAS_ONLY)
+    """Whether the function's text names a pandas-only attribute (else its walk finds none)."""
+    return mentions("\n".join(lines[function.lineno - 1:function.end_lineno]), PANDAS_ONLY)

@@ -10,6 +10,7 @@ import ast
 import re
 from dataclasses import dataclass, field
 
+from ..analysis.text import mentions
 from ..analysis.walker import Analyzer
 from ..finding import Edit, Finding, Fix
 from . import noqa as noqa_lib
@@ -128,11 +129,10 @@ class Engine:
         self._scoped = {role: scopes for role, scopes in scoped.items() if role not in always}
 
     def _index_for(self, source: str) -> _Index:
-        """The entries worth trying in this module. (Identifiers are NFKC-normalised: a module
-        not in ASCII may spell a name otherwise, so there every entry is tried.)"""
-        if not self._texts or not source.isascii():
+        """The entries worth trying in this module."""
+        if not self._texts:
             return self._index
-        absent = tuple(t for t in self._texts if not any(s in source for s in t))
+        absent = tuple(t for t in self._texts if not mentions(source, t))
         if not absent:
             return self._index
         index = self._indexes.get(absent)
