@@ -474,6 +474,9 @@ class _CallGraph:
 def _compiled_by_call(scopes: Scopes, lines: list[str]) -> frozenset:
     """Names of functions passed to `torch.compile(fn)` / `torch.jit.script(fn)` by call."""
     out = set()
+    text = "\n".join(lines)
+    if "compile(" not in text and "script(" not in text and "trace(" not in text:
+        return frozenset()
     for line in lines:
         if "compile(" in line or "script(" in line or "trace(" in line:
             for callee, arg in _COMPILE_CALL.findall(line):

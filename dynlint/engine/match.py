@@ -115,7 +115,9 @@ class Engine:
                 else:
                     for role in spec.roles:
                         scoped.setdefault(role, []).append(scope)
-                entries += [((rule, spec, pat, spec.roles), _texts_of(spec)) for pat in spec.patterns]
+                # Roles as a tuple: `in` compares the members by identity (a set hashes them in Python).
+                roles = tuple(spec.roles)
+                entries += [((rule, spec, pat, roles), _texts_of(spec)) for pat in spec.patterns]
         self._entries = entries
         self._index = _Index(entry for entry, _ in entries)
         # Entries that cannot match in a module lacking some text: tried only where it is.
