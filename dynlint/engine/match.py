@@ -193,7 +193,7 @@ class Engine:
         if analyzer.skip_roles:
             analyzer.walk_anyway = self._walk_anyway
         analyzer.run(tree, lines)
-        noqa = noqa_lib.scan(source)
+        noqa = noqa_lib.scan(source, tree=tree)
         findings = self._finish([c for c in candidates if c.conditional is None], source, lines,
                                 path, noqa)
         if collect:
