@@ -19,7 +19,7 @@ import os
 import sys
 
 from .project import source
-from .project.cache import Cache, content_hash
+from .project.cache import Configurations, content_hash
 from .project.scope import module_name, unnamed_files
 from .result_json import facts_from_json, facts_to_json
 from .engine.match import FileFacts
@@ -108,9 +108,8 @@ def project_facts(paths, named, plan, use_cache=True, jobs=None) -> list:
 
 def _project_facts(files, plan, use_cache, jobs) -> list:
     global _GATES
-    _GATES = []
-    indexes: dict[int, int] = {}
-    caches: dict[int, Cache] = {}
+    configs = Configurations(use_cache, ("facts",), _encode, _decode)
+    _GATES = configs.gates
     out, todo = [], []
     by_dir: dict = {}
     for path in files:
@@ -120,26 +119,19 @@ def _project_facts(files, plan, use_cache, jobs) -> list:
         profile = by_dir.get(directory)
         if profile is None:
             profile = by_dir[directory] = plan.profile(plan.resolver.settings_for_dir(directory))
-        index = indexes.get(id(profile))
-        if index is None:
-            index = indexes[id(profile)] = len(_GATES)
-            _GATES.append((profile.engine, profile.settings.max_file_size))
-            if use_cache:
-                caches[index] = Cache(profile.settings.cache_path(),
-                                      profile.cache_key + ("facts",), _encode, _decode)
-        cache = caches.get(index)
+        index = configs.number(profile)
+        cache = configs.cache(index)
         facts = cache.lookup(path, path) if cache is not None else None
         if facts is None:
             todo.append((path, index))
         else:
             out.append(facts)
     for path, index, stat, digest, facts in _map(todo, jobs):
-        cache = caches.get(index)
+        cache = configs.cache(index)
         if cache is not None and stat is not None:
             cache.store(path, stat, digest, facts)
         out.append(facts)
-    for cache in caches.values():
-        cache.save()
+    configs.save()
     return [f for f in out if f is not None and (f.exports or f.model_refs)]
 
 

@@ -11,7 +11,7 @@ import os
 import sys
 
 from .project import notebook, source
-from .project.cache import Cache, content_hash
+from .project.cache import Configurations, content_hash
 from .project.discover import discover, display_path
 from .project.scope import module_name  # noqa: F401  (used here and by the server)
 from .crossfile import project_facts, resolve as resolve_cross_file
@@ -88,9 +88,10 @@ def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross
     global _ENGINES
     cwd = os.getcwd()
     files, findings = discover(paths, plan.resolver, force_exclude)
-    profiles: dict[int, int] = {}          # id(profile) -> index in _ENGINES
-    _ENGINES = []
-    caches = {}
+    # Everything a result depends on besides the file's own bytes (and dynlint's code, which
+    # the cache adds itself): rules, size limit (the profile's key), and the mode.
+    configs = Configurations(use_cache, (cross_file,), entry_to_json, entry_from_json)
+    _ENGINES = configs.gates
     todo = []
     all_facts = []
 
@@ -117,17 +118,8 @@ def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross
             absolute = os.path.abspath(path)
             display = display_path(absolute, cwd) if os.path.isabs(path) else path
             profile = plan.profile_for_file(absolute)     # discovery yields files only
-            index = profiles.get(id(profile))
-            if index is None:
-                index = profiles[id(profile)] = len(_ENGINES)
-                _ENGINES.append((profile.engine, profile.settings.max_file_size))
-                if use_cache:
-                    # Everything a result depends on besides the file's own bytes (and
-                    # dynlint's code, which the cache adds itself): rules, size limit, mode.
-                    caches[index] = Cache(profile.settings.cache_path(),
-                                          profile.cache_key + (cross_file,),
-                                          entry_to_json, entry_from_json)
-            cache = caches.get(index)
+            index = configs.number(profile)
+            cache = configs.cache(index)
             cached = cache.lookup(path, display) if cache is not None else None
             if cached is None:
                 todo.append((path, display, cross_file, index))
@@ -141,12 +133,11 @@ def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross
     todo.sort(key=_size, reverse=True)
     for path, stat, digest, result in _map(todo, jobs):
         _, display, _, index = jobs_by_path[path]
-        cache = caches.get(index)
+        cache = configs.cache(index)
         if cache is not None and stat is not None:
             cache.store(path, stat, digest, result)
         add(result, display)
-    for cache in caches.values():
-        cache.save()
+    configs.save()
     if any(facts.conditional for facts in all_facts):
         # The project is the repository: the facts of its files not named here count too.
         named = [os.path.abspath(f) for f in files]

@@ -243,6 +243,39 @@ def test_own_diagnostics_first_then_cross_file_ones(tmp_path):
     run(scenario())
 
 
+def _project_with_helper_below(tmp_path):
+    """A repository whose model (pkg/model.py) calls a helper in pkg/ops/helpers.py."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'demo'\n")
+    (tmp_path / "pkg" / "ops").mkdir(parents=True)
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "ops" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "model.py").write_text(
+        "from torch import nn\nfrom pkg.ops.helpers import positive\n\n\n"
+        "class Net(nn.Module):\n    def forward(self, x):\n        return positive(x)\n")
+    (tmp_path / "other").mkdir()
+    return tmp_path / "pkg" / "ops" / "helpers.py", "def positive(x):\n    return x.tolist()\n"
+
+
+@pytest.mark.parametrize("folder", ["pkg/ops", "other"])
+def test_project_is_the_repository_not_the_folder(tmp_path, dynlint, folder):
+    """The workspace folder is a sub-directory of the repository (`pkg/ops`), or does not hold
+    the document at all (`other`): the model that calls the helper lies outside the folder, yet
+    the server reports what `dynlint check pkg/ops/helpers.py` reports."""
+    helper_path, helper = _project_with_helper_below(tmp_path)
+    helper_path.write_text(helper)
+    r = dynlint("check", "--no-cache", "--output-format", "json", str(helper_path), cwd=tmp_path)
+    assert [f["code"] for f in json.loads(r.stdout)] == ["DYN202"], r.stderr
+
+    async def scenario():
+        async with Session(tmp_path, folders=[tmp_path / folder]) as s:
+            uri, first = await s.open(helper_path, helper)
+            assert first == []            # its own text: a host copy outside model code
+            assert [d.code for d in await s.next_diagnostics(uri, 1)] == ["DYN202"]
+            await s.change(uri, "def positive(x):\n    return x\n", 2)
+            assert list(s.diagnostics[uri]) == []
+    run(scenario())
+
+
 def test_without_pygls_names_the_extra(tmp_path, dynlint):
     (tmp_path / "sitecustomize.py").write_text(
         "import sys\nclass Block:\n"

@@ -50,7 +50,22 @@ class LocalCalls:
                     for d in methods[0].node.decorator_list):
                 return methods[0]
         return None
-        return None
+
+    # -- the walker tells when a function's walk starts and ends --------------------------------
+    def met(self, info, parent) -> None:
+        """The walk reached `info`'s definition inside `parent` (the frame a revisit reuses)."""
+        self.parents[id(info)] = parent
+
+    def enter(self, info, params: dict) -> dict:
+        """A walk of `info` starts with `params` bound: returns the parameter kinds its call
+        sites taught (an int, or a tuple of item kinds for a tuple every caller passes)."""
+        self.params[id(info)] = dict(params)
+        self.infos[id(info)] = info
+        self.returns[id(info)] = []
+        return self.overrides.get(id(info), {})
+
+    def leave(self, info) -> None:
+        self.done.add(id(info))
 
     def note_call(self, node: ast.Call) -> None:
         info = self.callee(node)
@@ -101,6 +116,7 @@ class LocalCalls:
 
     # -- after the walk ------------------------------------------------------------------------
     def to_revisit(self) -> list:
+        """(function, enclosing frame) pairs worth a second walk."""
         todo: dict[int, object] = {}
         for callee_id, callers in self.waiting.items():
             summary = fold(self.returns.get(callee_id, []))
@@ -114,7 +130,7 @@ class LocalCalls:
                 self.overrides.setdefault(fid, {}).update(upgrades)
                 todo[fid] = self.infos[fid]
         self.sites = {}
-        return [i for i in todo.values() if id(i) in self.params]
+        return [(i, self.parents[id(i)]) for i in todo.values() if id(i) in self.params]
 
     def _upgrades(self, info, sites) -> dict:
         args = info.node.args

@@ -99,8 +99,8 @@ class Analyzer(KindInference):
                 break
             self._kinds.clear()
             self._tuple_kinds.clear()
-            for info in todo:
-                self._walk_function(info, self.calls.parents[id(info)])
+            for info, parent in todo:
+                self._walk_function(info, parent)
 
     def release(self) -> None:
         """Break the reference cycles (hooks, scopes) so that the tree is freed by reference
@@ -279,7 +279,7 @@ class Analyzer(KindInference):
         info = self.scopes.functions[id(node)]
         if info.role in self.skip_roles and id(info) not in self._unskipped:
             return
-        self.calls.parents[id(info)] = self.frame
+        self.calls.met(info, self.frame)
         self._walk_function(info, self.frame)
 
     def _walk_function(self, info, parent: Frame) -> None:
@@ -287,15 +287,12 @@ class Analyzer(KindInference):
         frame = Frame(node.name, info.qualname, parent, cls=info.cls, node=node)
         frame.role, frame.modelish, frame.top, frame.info = info.role, info.modelish, info.top, info
         self._bind_params(frame, node.args, is_method=info.cls is not None)
-        self.calls.params[id(info)] = dict(frame.env)
-        self.calls.infos[id(info)] = info
-        for name, k in self.calls.overrides.get(id(info), {}).items():
+        for name, k in self.calls.enter(info, frame.env).items():
             if type(k) is tuple:            # a tuple every caller passes: its items' kinds
                 frame.env[name] = NOT | (HOLDS if any(K.level(i) == TENSOR for i in k) else 0)
                 frame.tuples[name] = k
             else:
                 frame.env[name] = k
-        self.calls.returns[id(info)] = []
         # A second walk starts after the module's: its ancestors are just the function.
         revisit = not self.stack or self.stack[-1] is not node
         if revisit:
@@ -303,7 +300,7 @@ class Analyzer(KindInference):
         self._in_frame(frame, node.body)
         if revisit:
             self.stack = outer_stack
-        self.calls.done.add(id(info))
+        self.calls.leave(info)
 
     @property
     def _pandas_here(self) -> bool:

@@ -128,14 +128,14 @@ def publish(ls: DynlintServer, uri: str) -> None:
 
 
 def warm(ls: DynlintServer, folder) -> None:
-    """Once per folder, after its first document's own diagnostics are out (so the editor
-    shows them at once): read every file's cross-file facts, then publish again the open
-    documents whose findings that changes."""
-    if folder.loaded:
-        return
-    start = time.perf_counter()
+    """After a document's own diagnostics are out (so the editor shows them at once), once per
+    folder and per project of its documents: read every file's cross-file facts, then publish
+    again the open documents whose findings that changes."""
     in_folder = {u: os.path.abspath(uri_to_path(u)) for u in ls.own}
     in_folder = {u: p for u, p in in_folder.items() if ls.state.folder_for(p) is folder}
+    if not folder.needs_load(in_folder.values()):
+        return
+    start = time.perf_counter()
     read = folder.load(skip=set(in_folder.values()))
     cross = folder.cross_file()
     for uri, path in in_folder.items():

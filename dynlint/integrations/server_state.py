@@ -4,7 +4,11 @@ Plan, so per-file config, per-file-ignores and selection are the CLI's), and kee
 file's cross-file facts warm so that an edit costs one file's analysis.
 
 Facts come from the open documents' in-memory text, else from disk (through the same
-`.dynlint_cache` that `dynlint check` fills, so a checked project loads quickly).
+`.dynlint_cache` that `dynlint check` fills, so a checked project loads quickly). As for
+`dynlint check FILE`, the project is the repository (project/scope.py), not the folder: a
+document's project files outside the folder (the folder is a sub-directory of the repository,
+or the document lies outside every folder) give their facts from the scopes pre-pass, as the
+CLI's cross-file step reads them (crossfile.project_facts), once per project.
 """
 from __future__ import annotations
 
@@ -12,12 +16,14 @@ import dataclasses
 import os
 from pathlib import Path
 
+from ..crossfile import project_facts
 from ..plan import Plan
 from ..project import notebook, source
 from ..project.cache import Cache, content_hash
 from ..project.config import ConfigError
 from ..project.discover import discover
 from ..project.resolve import Resolver
+from ..project.scope import project_root
 from ..result_json import result_from_json, result_to_json
 from ..runner import analyse_source, module_name, resolve_cross_file
 
@@ -36,8 +42,20 @@ class Folder:
         self.plan = Plan(Resolver(cwd=Path(self.root)))
         self.isolated = Plan(Resolver(isolated=True, cwd=Path(self.root)))
         self.facts: dict = {}             # absolute path -> FileFacts
-        self.loaded = loose
+        self.walked: set[str] = set()     # the folder's own files (none for a loose folder)
+        self.beyond: dict[str, list] = {}  # project root -> facts of its files not walked
+        self.loaded = False
         self.any_conditional = False
+
+    def needs_load(self, paths) -> bool:
+        """Whether `load` has anything to read for these open documents."""
+        return not self.loaded or any(self._project_to_read(p) for p in paths)
+
+    def _project_to_read(self, path: str) -> str | None:
+        root = project_root(path)
+        if root is None or root in self.beyond or (not self.loose and _inside(root, self.root)):
+            return None                   # no project, read already, or the walk covers it
+        return root
 
     def profile_for(self, path: str):
         """(profile, error message or None): a broken config falls back to the defaults."""
@@ -48,18 +66,30 @@ class Folder:
 
     def load(self, skip=()) -> int:
         """Read the facts of every file in the folder but `skip` (open documents, whose facts
-        come from their text); the number of files read."""
-        if self.loaded:
-            return 0
+        come from their text), then those of the documents' projects beyond the folder; the
+        number of files read."""
+        read = 0 if self.loaded else self._walk(skip)
         self.loaded = True
+        for path in skip:
+            root = self._project_to_read(path)
+            if root is not None:
+                named = self.walked | set(skip)
+                self.beyond[root] = project_facts([path], named, self.plan)
+                read += len(self.beyond[root])
+        return read
+
+    def _walk(self, skip) -> int:
+        if self.loose:
+            return 0
         try:
             files, _ = discover([self.root], self.plan.resolver, False)
         except (ConfigError, OSError):
-            return
+            return 0
         caches: dict = {}
         read = 0
         for path in files:
             path = os.path.abspath(path)
+            self.walked.add(path)
             if path.endswith(notebook.SUFFIX) or path in skip:
                 continue                          # notebooks take no part in the cross-file step
             read += 1
@@ -124,7 +154,8 @@ class Folder:
         if not self.any_conditional:
             return {}
         out: dict = {}
-        for f in resolve_cross_file(list(self.facts.values())):
+        known = list(self.facts.values()) + [f for fs in self.beyond.values() for f in fs]
+        for f in resolve_cross_file(known):
             out.setdefault(f.path, []).append(f)
         return out
 

@@ -180,3 +180,35 @@ class Cache:
                     os.unlink(tmp)
                 except OSError:
                     pass
+
+
+class Configurations:
+    """The configurations met in one run, numbered in order of first use, each with its cache.
+
+    Worker processes get a configuration's number, not the profile object: `gates` (engine
+    and size limit by number) is the list a worker initialiser hands them. `suffix` is what
+    the results depend on besides the profile's own key (the run's mode, or the pass)."""
+
+    def __init__(self, use_cache: bool, suffix: tuple, encode, decode):
+        self.gates: list = []                     # (engine, max file size) by number
+        self._numbers: dict[int, int] = {}        # id(profile) -> number
+        self._caches: dict[int, Cache] = {}
+        self._args = (use_cache, suffix, encode, decode)
+
+    def number(self, profile) -> int:
+        n = self._numbers.get(id(profile))
+        if n is None:
+            n = self._numbers[id(profile)] = len(self.gates)
+            self.gates.append((profile.engine, profile.settings.max_file_size))
+            use_cache, suffix, encode, decode = self._args
+            if use_cache:
+                self._caches[n] = Cache(profile.settings.cache_path(),
+                                        profile.cache_key + suffix, encode, decode)
+        return n
+
+    def cache(self, n: int) -> Cache | None:
+        return self._caches.get(n)
+
+    def save(self) -> None:
+        for cache in self._caches.values():
+            cache.save()
