@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import os
 
+from .analysis.oneshot import once_regions
 from .analysis.scopes import cold_reason, index_module, resolve_import
 from .crossfile import project_facts, resolve
 from .engine.match import split_lines
@@ -44,8 +45,8 @@ class _Module:
         text = source.decode(data, path)
         self.tree = source.parse(text, path)
         self.lines = split_lines(text)
-        self.scopes = index_module(self.tree, self.lines, explain=True)
         self.module, self.is_package = module_name(path)
+        self.scopes = index_module(self.tree, self.lines, explain=True, module=self.module)
 
     def where(self, f) -> str:
         return f"`{f.qualname}` ({self.display}:{f.node.lineno})"
@@ -114,12 +115,21 @@ def explain(targets, paths, plan, use_cache=True, jobs=None, cross_file=True) ->
     return "\n".join(out) + "\n", any_found
 
 
+def _once(f, line: int) -> list[str]:
+    """A note when `line` is one-shot initialisation inside model code (analysis/oneshot.py)."""
+    for guard, stmts in once_regions(f.node):
+        if stmts[0].lineno <= line <= stmts[-1].end_lineno:
+            return [f"but it runs once per object: the guard `if` at line {guard.lineno} skips it "
+                    "once the method has set its flag; rules treat it as cold code"]
+    return []
+
+
 def _explain_line(mod: _Module, line: int, cross) -> tuple[str, list[str]]:
     f = mod.function_at(line)
     if f is None:
         return _outside_functions(mod, line)
     if f.role == Role.MODEL:
-        return "model code", mod.chain(f) + [f"-> line {line}"]
+        return "model code", mod.chain(f) + [f"-> line {line}"] + _once(f, line)
     if f.role == Role.COLD:
         return "cold", [f"{mod.where(f)} is cold: {cold_reason(f, mod.scopes)}",
                         "rules limited to model code do not look at it"]

@@ -104,6 +104,19 @@ def test_corpus_exact(findings):
     assert not msg, "dynlint's findings on tests/corpus differ from expected.json\n" + "\n".join(msg)
 
 
+def test_corpus_confidence(findings):
+    """An entry of expected.json that names a confidence (`likely` for a read of a tensor built
+    in host memory, say) is reported with that confidence."""
+    expected = {(path, e["line"], e["code"]): e["confidence"]
+                for path, items in _load("expected.json").items() for e in items if "confidence" in e}
+    assert expected
+    wrong = [(f["path"], f["line"], f["code"]) for f in findings
+             if (f["path"], f["line"], f["code"]) in expected
+             and f["confidence"] != expected[(f["path"], f["line"], f["code"])]]
+    notes = {k: f"expected {expected[k]}" for k in wrong}
+    assert not wrong, "findings with another confidence than expected.json says:\n" + _fmt(wrong, notes)
+
+
 @pytest.mark.xfail(strict=False, reason="data-dependent lines confirmed at runtime that dynlint "
                                        "does not report yet (tests/corpus/missing.json)")
 def test_corpus_known_misses_are_found(findings):

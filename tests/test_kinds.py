@@ -65,3 +65,21 @@ def test_sequence_types_are_real_containers():
     for q in SEQUENCE_TYPES - {"list", "tuple"}:
         mod, _, name = q.rpartition(".")
         assert hasattr(importlib.import_module(mod), name), q
+
+
+def test_host_factories_build_in_host_memory_and_like_factories_follow_their_input():
+    """`hostmem`'s premise, checked against torch: every factory of HOST_FACTORIES called
+    without `device=` builds a CPU tensor, and a `*_like` factory builds on its input's device
+    (the `meta` device stands in for an accelerator)."""
+    from dynlint.analysis import hostmem
+    from dynlint.analysis.tensor_api import HOST_FACTORIES
+    calls = {"tensor": ([1, 2],), "as_tensor": ([1, 2],), "from_numpy": (__import__("numpy").zeros(2),),
+             "full": ((2,), 3), "arange": (4,), "linspace": (0, 1, 3), "logspace": (0, 1, 3),
+             "eye": (2,), "randint": (5, (2,)), "randperm": (3,)}
+    for name in sorted(HOST_FACTORIES):
+        out = getattr(torch, name)(*calls.get(name, ((2, 3),)))
+        assert out.device.type == "cpu", name
+    on_device = torch.zeros(2, 3, device="meta")
+    for name in sorted(hostmem._LIKE):
+        args = (on_device, 1) if name == "full_like" else (on_device, 5) if name == "randint_like" else (on_device,)
+        assert getattr(torch, name)(*args).device.type == "meta", name

@@ -12,8 +12,9 @@ import builtins
 from collections import ChainMap
 from contextlib import contextmanager
 
+from . import hostmem
 from . import kinds as K
-from .kinds import BOOL, HOLDS, HOST, NOT, PROBABLE, ROW, SCALAR, SHAPE, TENSOR, UNKNOWN
+from .kinds import BOOL, CPU, HOLDS, HOST, NOT, PROBABLE, ROW, SCALAR, SHAPE, TENSOR, UNKNOWN
 from .attributes import attribute_kind
 from .evidence import array_by_evidence
 from .tensor_api import TENSOR_NAMES
@@ -87,11 +88,12 @@ class KindInference:
                 return TENSOR | BOOL
             if any(_is_non_numeric_literal(o) for o in operands):
                 return NOT
-            lv = max(K.level(self.kind(o)) for o in operands)
+            ks = [self.kind(o) for o in operands]
+            lv = max(K.level(k) for k in ks)
             if lv == NOT:
-                host = any(self.kind(o) & HOST for o in operands)
+                host = any(k & HOST for k in ks)
                 return NOT | (HOST if host else 0)
-            return lv | BOOL
+            return lv | BOOL | hostmem.joint(*ks)
         if t is ast.BinOp:
             return _binop(self.kind(node.left), self.kind(node.right), node.op)
         if t is ast.UnaryOp:
@@ -102,7 +104,7 @@ class KindInference:
             return max(K.level(self.kind(v)) for v in node.values)
         if t is ast.IfExp:
             a, b = self.kind(node.body), self.kind(node.orelse)
-            return max(K.level(a), K.level(b)) | (a & b & BOOL)
+            return max(K.level(a), K.level(b)) | (a & b & (BOOL | CPU))
         if t is ast.NamedExpr:
             return self.kind(node.value)
         if t is ast.List or t is ast.Tuple:
@@ -157,7 +159,7 @@ class KindInference:
         if base & K.ARRAY:
             return NOT | K.ARRAY
         if attr in K.TENSOR_ATTRS and lv >= PROBABLE:
-            return TENSOR | (base & BOOL if attr not in ("grad",) else 0)
+            return TENSOR | (base & (BOOL | CPU) if attr not in ("grad",) else base & CPU)
         if lv == TENSOR:
             return NOT
         if lv == PROBABLE:
@@ -192,6 +194,8 @@ class KindInference:
             name = func.id
             if name in K.HOST_CONVERTERS:
                 arg = self.kind(node.args[0]) if node.args else NOT
+                if arg & CPU:
+                    return NOT                  # read from host memory: no device data
                 return NOT | (HOST if (K.level(arg) >= PROBABLE or arg & HOST) else 0)
             if name in K.NOT_TENSOR_BUILTINS:
                 return NOT
@@ -199,7 +203,7 @@ class KindInference:
                 ks = [self.kind(a) for a in node.args]
                 if any(k & HOST for k in ks):
                     return NOT | HOST
-                return max((K.level(k) for k in ks), default=NOT) if ks else NOT
+                return max((K.level(k) for k in ks), default=NOT) | hostmem.joint(*ks) if ks else NOT
             if name in self.classes:
                 return NOT
             r = self._local_result(node)
@@ -208,6 +212,12 @@ class KindInference:
         return UNKNOWN
 
     def _torch_call_kind(self, name: str, node: ast.Call) -> int:
+        k = self._torch_call_level(name, node)
+        if K.level(k) == TENSOR and not k & HOST:
+            k |= hostmem.torch_call(self, name.rsplit(".", 1)[-1], node)
+        return k
+
+    def _torch_call_level(self, name: str, node: ast.Call) -> int:
         if "." in name:
             for prefix, lv in _SUBMODULES_BY_LENGTH:
                 if name.startswith(prefix + "."):
@@ -249,6 +259,14 @@ class KindInference:
         return q in K.BOOL_DTYPE_NAMES
 
     def _method_kind(self, name: str, base: int, node: ast.Call) -> int:
+        k = self._method_level(name, base, node)
+        if base & CPU and K.level(k) == TENSOR:
+            k |= hostmem.method(self, name, base, node)
+        elif base & CPU and k & HOST:
+            k &= ~HOST                          # `.item()` of host memory: no device data
+        return k
+
+    def _method_level(self, name: str, base: int, node: ast.Call) -> int:
         lv = K.level(base)
         if base & HOST:
             return NOT | HOST if name in K.HOST_METHODS or lv == NOT else UNKNOWN
@@ -264,6 +282,8 @@ class KindInference:
                 return TENSOR | (BOOL if name in K.BOOL_FUNCS or name == "bool" else 0)
             if name in K.HOST_METHODS:
                 return NOT | HOST
+            return UNKNOWN
+        if lv == PROBABLE and name in K.CONTAINER_METHODS and not node.args and not node.keywords:
             return UNKNOWN
         if name not in TENSOR_NAMES:
             # Not a tensor method: the receiver is some other object (a ModelOutput, a cache,
@@ -304,14 +324,14 @@ def _binop(a: int, b: int, op: ast.operator) -> int:
     la, lb = K.level(a), K.level(b)
     lv = max(la, lb)
     if (a | b) & SCALAR and min(la, lb) == NOT:
-        return lv | SCALAR          # `idx + 1` is still a 0-d tensor
+        return lv | SCALAR | hostmem.joint(a, b)    # `idx + 1` is still a 0-d tensor
     if lv == NOT:
         return NOT | ((a | b) & HOST)
     if lv == UNKNOWN and ((a | b) & HOST):
         return NOT | HOST
-    flags = 0
+    flags = hostmem.joint(a, b)
     if type(op) in (ast.BitAnd, ast.BitOr, ast.BitXor) and (a & BOOL or b & BOOL):
-        flags = BOOL
+        flags |= BOOL
     return lv | flags
 
 

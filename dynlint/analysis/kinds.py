@@ -10,7 +10,8 @@ Kinds are small ints: the low two bits are a tensor-ness level, the rest are fla
 Flags: BOOL (bool dtype), HOST (a Python value computed from tensor *data*, e.g. `.item()`),
 SHAPE (a torch.Size or shape tuple: its items are plain ints), ROW (an item of a loop over a
 tensor), SCALAR (a single element taken from such a row, `row[0]`: a 0-d tensor), HOLDS (a
-list or tuple literal with a tensor among its items).
+list or tuple literal with a tensor among its items), CPU (a tensor in host memory, see
+`hostmem`).
 """
 from __future__ import annotations
 
@@ -61,6 +62,10 @@ is_floating_point is_complex is_signed get_device numpy backward register_hook u
 storage is_pinned is_shared is_set_to dim_order
 """.split())
 HOST_METHODS = frozenset({"item", "tolist", "equal", "allclose"})
+# Tensor methods a Python container has too, with the same call form (`d.values()`;
+# `Tensor.values()` exists for sparse tensors only): on a receiver that is only probably a
+# tensor, they are no evidence that it is one.
+CONTAINER_METHODS = frozenset({"values"})
 # Methods that only tensors have (numpy, pandas, lists lack them): evidence of a tensor receiver.
 TENSOR_ONLY_METHODS = frozenset("""
 view unsqueeze masked_fill masked_fill_ bool long float half double bfloat16 int contiguous
@@ -91,6 +96,9 @@ SCALAR_BUILTINS = frozenset({"round", "abs", "min", "max", "sum", "pow", "divmod
 # ARRAY: a numpy or pandas object (or a value taken from one). Its items, attributes and method
 # results are never torch tensors, so `df[df["a"] > 0]` is no boolean-mask index of a tensor.
 ARRAY = 256
+# CPU: a tensor in host memory (built by a factory without `device=`, or only from such
+# tensors and Python values; see `hostmem`). Reading it waits for no device.
+CPU = 512
 # Calls into these libraries return ARRAY values (qualified names, after imports).
 ARRAY_LIBRARIES = ("numpy.", "np.", "pandas.", "pd.")
 # `str` methods that no tensor (nor a model's output object) has: their receiver is text and

@@ -2,11 +2,13 @@
 
 Roles say where a function runs (docs/architecture.md has the full statement):
 
-* model   - roots (`forward` and friends, autograd Functions, Lightning step methods, loss
-            functions and loss/scorer classes, compiled functions, loops that drive a model:
-            `steploops.py`), what they reach in this file, and functions nested in those;
+* model   - roots (`forward` and friends, autograd Functions, Lightning step methods,
+            loss/scorer classes, compiled functions, loops that drive a model:
+            `steploops.py`, and the methods that run such a loop of their own class),
+            what they reach in this file, and functions nested in those;
 * cold    - `__init__`, weight init, training/eval loops, data code, tests, logging, class
-            bodies, `if __name__ == "__main__"`, and what only cold code calls;
+            bodies, `if __name__ == "__main__"`, modules of a test or example package,
+            and what only cold code calls;
 * neutral - library code: in scope, reached by nothing in the file.
 
 Roles are computed before the expression walk so that rules limited to model code cost
@@ -19,7 +21,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .steploops import calls_held, drives_model
+from .steploops import calls_held, drives_model, trains
 from .roles import Role
 
 _COLD_FUNC = re.compile(
@@ -47,6 +49,10 @@ _MODULE_BASE = re.compile(
     r"Loss|Attention|Encoder|Decoder|Head|MLP|Embeddings?|Backbone|Transformer|Criterion|"
     r"Pooler|Neck|Stem|Conv\dd|Norm)$"
 )
+# Packages (or modules) of test and example code, by the dotted module name (as ruff and
+# pytest tell tests by their place): `pyro.distributions.testing.gof`, `torch.testing._internal`,
+# `pyro.contrib.examples.polyphonic_data_loader`. Nothing there runs in a user's step.
+_TEST_PARTS = frozenset({"test", "tests", "testing", "examples", "conftest"})
 _ROOT_METHOD = re.compile(r"^(forward|_forward.*|forward_.*|__call__)$")
 # Module-level functions that implement a forward pass (`eager_attention_forward`).
 _ROOT_FUNCTION = re.compile(r"(^|_)forward($|_)")
@@ -141,6 +147,8 @@ class Scopes:
         self.why: dict[int, FunctionInfo] | None = None
         self.roots: set[int] = set()
         self.bases: dict[str, list[str]] = {}
+        self.test_module: str | None = None     # the module's name when it is test/example code
+        self.host_algorithms: set[int] = set()    # ids of functions cold as host algorithms
 
     def release(self) -> None:
         """Break the reference cycles (functions <-> classes <-> nested functions) so that the
@@ -162,10 +170,20 @@ class Scopes:
         return ".".join(reversed(parts))
 
 
-def index_module(tree: ast.Module, lines: list[str], explain: bool = False) -> Scopes:
+def is_test_module(module: str | None) -> bool:
+    """Whether a dotted module name lies in a test or example package (or is one)."""
+    return bool(module) and not _TEST_PARTS.isdisjoint(module.split("."))
+
+
+def index_module(tree: ast.Module, lines: list[str], explain: bool = False,
+                 module: str | None = None) -> Scopes:
+    """The pre-pass over one module; `module` (its dotted name, when known) tells test and
+    example packages, whose code is all cold."""
     scopes = Scopes()
     if explain:
         scopes.why = {}
+    if is_test_module(module):
+        scopes.test_module = module
     order: list[FunctionInfo] = []
     _scan(tree.body, scopes, order, None, None, "", True)
     _assign_roles(scopes, order, lines)
@@ -331,10 +349,15 @@ def _scan(body, scopes: Scopes, order, func, cls, prefix, top) -> None:
 def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -> None:
     """Model code is what model roots reach; cold code is cold by nature or reached only from
     cold code; the rest is neutral ("library": in scope for shape rules, not for host reads)."""
+    if scopes.test_module is not None:
+        for f in order:
+            f.role = Role.COLD
+        return
     graph = _CallGraph(scopes, order, lines)
     compiled = _compiled_by_call(scopes, lines)
     model: set[int] = set()
     todo = [f for f in order if _is_root(f, scopes, compiled, graph)]
+    todo += [f for f in order if _wraps_driver(f, graph)]
     why = scopes.why                # None unless explaining: then record predecessors
     if why is not None:
         scopes.roots = {id(f) for f in todo}
@@ -355,6 +378,9 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
             f.role = Role.MODEL
         elif parent_role == Role.COLD or _COLD_FUNC.match(f.name) or (f.cls is not None and f.cls.cold):
             f.role = Role.COLD
+        elif _host_algorithm(f, scopes, lines):
+            f.role = Role.COLD
+            scopes.host_algorithms.add(id(f))
     _spread_cold(order, graph)
     for f in order:
         f.modelish = f.role == Role.MODEL or bool(
@@ -362,13 +388,35 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
             or (f.cls is not None and f.cls.is_module and not _COLD_FUNC.match(f.name)))
 
 
+# Modules whose data structures live on the host only: a function that keeps a heap or
+# bisects a sorted list runs a host algorithm (greedy clustering, scheduling, search), which
+# no device step contains.
+_HOST_ALGORITHMS = frozenset({"heapq", "bisect"})
+
+
+def _host_algorithm(f: FunctionInfo, scopes: Scopes, lines) -> bool:
+    """Whether the function calls `heapq`/`bisect` (by module or by a name imported from it)."""
+    imports = scopes.imports
+    if not imports:
+        return False
+    names, _, pairs = f.refs(lines)
+    for name, attr in pairs:
+        if imports.get(name) in _HOST_ALGORITHMS:
+            return True
+    return any(imports.get(n, "").rpartition(".")[0] in _HOST_ALGORITHMS for n in names if n in imports)
+
+
 def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
     """Why `_assign_roles` made a cold function cold (for `--explain`), in its order."""
+    if scopes.test_module is not None:
+        return f"its module `{scopes.test_module}` is in a test or example package"
     if f.parent is not None and f.parent.role == Role.COLD:
         return f"it is nested in `{f.parent.qualname}`, which is cold"
     if _COLD_FUNC.match(f.name):
         return f"its name `{f.name}` is one of code that runs outside the model " \
                "(construction, initialisation, data, training loop, tests, I/O)"
+    if id(f) in scopes.host_algorithms:
+        return "it keeps a heap or bisects a list (`heapq`, `bisect`): a host algorithm"
     cls = f.cls
     if cls is None or not cls.cold:
         return "only cold code in this file calls it"
@@ -505,13 +553,25 @@ def _is_root(f: FunctionInfo, scopes: Scopes, compiled=frozenset(), graph=None) 
         return True
     if _COLD_FUNC.match(f.name):
         return False
-    if "loss" in f.name.lower():
-        return True
     if graph is None:
         return False
     own = cls.methods if cls is not None else {}
     f.drives = drives_model(f.node, own, lambda name: graph.method_holds(cls, name))
     return f.drives
+
+
+def _wraps_driver(f: FunctionInfo, graph: _CallGraph) -> bool:
+    """A method that calls, through `self`, a method of its own class whose loop drives the
+    model (whisper's `DecodingTask.run` around `_main_loop`, `generate` around `_sample`): the
+    decoding API, whose preparation and finalisation run once per call of the step, as the
+    loop does. Whatever its name; not a training loop, not in a cold class."""
+    cls = f.cls
+    if cls is None or cls.cold or f.drives:
+        return False
+    _, attrs, _ = f.refs(graph.lines)
+    if not any(g.drives and g is not f for a in attrs for g in cls.methods.get(a, ())):
+        return False
+    return not trains(f.node)
 
 
 def _decorated(f: FunctionInfo, scopes: Scopes, names: frozenset) -> bool:

@@ -161,10 +161,58 @@ def _trains(nodes) -> bool:
                and n.func.attr in ("backward", "zero_grad") for n in nodes)
 
 
+_FAR = (1 << 60, 0)
+
+
+def _bases(node):
+    """Local names whose tensor an assignment writes into (`tokens[:, i] = v`): the object
+    keeps the value across iterations. Not `self` (its attributes are state, not a step's
+    output) nor attribute targets."""
+    targets = node.targets if type(node) is ast.Assign else [node.target]
+    out = []
+    for tgt in targets:
+        if type(tgt) is ast.Subscript:
+            while type(tgt) is ast.Subscript:
+                tgt = tgt.value
+            if type(tgt) is ast.Name and tgt.id not in ("self", "cls"):
+                out.append(tgt)
+    return out
+
+
+def _first_binding(nodes, assigns):
+    """Name -> where the loop body first rebinds it (the end of an assignment's value, or the
+    target of a nested `for`/`with`/comprehension/walrus): a read before that point sees what
+    the previous iteration left."""
+    first: dict[str, tuple] = {}
+    skip = set()
+    for a in assigns:
+        targets = a.targets if type(a) is ast.Assign else [a.target]
+        skip.update(id(n) for tgt in targets for n in ast.walk(tgt))
+        at = (a.value.end_lineno, a.value.end_col_offset)
+        for name in _targets(a):
+            if at < first.get(name, _FAR):
+                first[name] = at
+    for n in nodes:
+        if type(n) is ast.Name and type(n.ctx) is ast.Store and id(n) not in skip:
+            at = (n.lineno, n.col_offset)
+            if at < first.get(n.id, _FAR):
+                first[n.id] = at
+    return first
+
+
+def trains(fnode) -> bool:
+    """Whether the function's own body runs a training step (`.backward()`, `.zero_grad()`)."""
+    return _trains(_own_nodes(fnode.body))
+
+
 def drives_model(fnode, own_methods, method_holds) -> bool:
-    """Whether one of the function's loops feeds what a held callee returns into its next
-    step: into the next iteration (the name is read in the loop before it is rebound, or by
-    a `while` test) or into another held call (`self.scheduler.step(self.unet(...))`)."""
+    """Whether one of the function's loops feeds what a held callee returns back into the
+    next iteration's held call: a name bound (or a tensor written, `tokens[:, i] = ...`) from
+    that result is read in the loop before the loop body rebinds it, so the read sees what
+    the previous iteration computed, and that value (directly or through names computed from
+    it in the iteration) is passed to a held call; or a `while` test reads such a result. A
+    loop whose iterations are independent (build a model, fit it, score it, collect the
+    score) or that only accumulates results (`total += self.model(x)`) is no driver."""
     calls = None
     for loop in _loops(fnode.body):
         nodes = list(_own_nodes(loop.body))
@@ -174,26 +222,47 @@ def drives_model(fnode, own_methods, method_holds) -> bool:
             calls = _Calls(fnode, own_methods, method_holds)
         assigns = [n for n in nodes if type(n) in (ast.Assign, ast.AugAssign, ast.AnnAssign)
                    and n.value is not None]
-        derived: dict[str, list] = {}     # name -> the assignments binding it from a held call
-        for _ in range(2):          # a second pass follows assignments written above their source
-            for a in assigns:
-                if any((type(n) is ast.Call and calls.held(n))
-                       or (type(n) is ast.Name and n.id in derived) for n in ast.walk(a.value)):
-                    for name in _targets(a):
-                        derived.setdefault(name, []).append(a)
+        held = [n for n in nodes if type(n) is ast.Call and calls.held(n)]
+        if not held:
+            continue
+        held_ids = {id(n) for n in held}
+        derived = _spread(assigns, set(), lambda a: any(
+            id(n) in held_ids for n in ast.walk(a.value) if type(n) is ast.Call))
         if not derived:
             continue
         if type(loop) is ast.While and any(type(n) is ast.Name and n.id in derived
                                            for n in ast.walk(loop.test)):
             return True
+        first = _first_binding(nodes, assigns)
+        written = {id(b) for a in assigns for b in _bases(a)}
+        carried = set()
         for n in nodes:
-            if type(n) is ast.Name and type(n.ctx) is ast.Load and n.id in derived:
-                here = (n.lineno, n.col_offset)
-                if any(type(a) is ast.AugAssign or here <= (a.value.end_lineno, a.value.end_col_offset)
-                       for a in derived[n.id]):
-                    return True             # read before it is rebound: carried to the next step
-            elif type(n) is ast.Call and calls.held(n):
-                args = [*n.args, *(k.value for k in n.keywords)]
-                if any(type(x) is ast.Name and x.id in derived for arg in args for x in ast.walk(arg)):
-                    return True
+            if type(n) is ast.Name and type(n.ctx) is ast.Load and n.id in derived \
+                    and id(n) not in written \
+                    and (n.lineno, n.col_offset) <= first.get(n.id, _FAR):
+                carried.add(n.id)           # read before this iteration binds it
+        if not carried:
+            continue
+        carried = _spread(assigns, carried, lambda a: False)
+        for call in held:
+            args = [*call.args, *(k.value for k in call.keywords)]
+            if any(type(x) is ast.Name and x.id in carried for arg in args for x in ast.walk(arg)):
+                return True
     return False
+
+
+def _spread(assigns, names: set, source) -> set:
+    """`names` grown to a fixed point by the assignments whose value is a `source` or reads
+    one of the names (targets and written tensors join)."""
+    names = set(names)
+    changed = True
+    while changed:                  # assignments come in any order
+        changed = False
+        for a in assigns:
+            if not (source(a) or any(type(n) is ast.Name and n.id in names for n in ast.walk(a.value))):
+                continue
+            new = [*_targets(a), *(b.id for b in _bases(a))]
+            if not names.issuperset(new):
+                names.update(new)
+                changed = True
+    return names

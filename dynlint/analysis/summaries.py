@@ -162,7 +162,8 @@ class LocalCalls:
                         out[name] = items
                 continue
             if all(K.level(k) == TENSOR and not k & HOST for k in passed) and K.level(now) < TENSOR:
-                out[name] = TENSOR | (BOOL if all(k & BOOL for k in passed) else 0)
+                out[name] = TENSOR | (BOOL if all(k & BOOL for k in passed) else 0) | \
+                    (K.CPU if all(k & K.CPU for k in passed) else 0)
             elif all(k & HOST for k in passed) and not now & HOST:
                 out[name] = NOT | HOST
         return out
@@ -183,7 +184,7 @@ def fold(kinds: list):
 def _join(values) -> int:
     lv = min(K.level(k) for k in values)       # certain only if every return is
     flags = 0
-    for f in (BOOL, HOST):
+    for f in (BOOL, HOST, K.CPU):
         if all(k & f for k in values):
             flags |= f
     return lv | flags

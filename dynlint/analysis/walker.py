@@ -58,6 +58,7 @@ class Analyzer(KindInference):
         # f-string) -> callback; `positions` maps a node's id to its position.
         self.position_hooks: dict = position_hooks or {}
         self.skip_roles = skip_roles         # function roles whose bodies need no walk
+        self.module_name: str | None = None  # dotted module name, when known (test packages)
         # (analyzer) -> ids of the functions and `__main__` guards to walk although their role
         # is skipped: some rule may match inside them (see Engine._walk_anyway).
         self.walk_anyway = None
@@ -82,13 +83,16 @@ class Analyzer(KindInference):
             ast.ListComp: self._comp, ast.SetComp: self._comp, ast.GeneratorExp: self._comp,
             ast.DictComp: self._comp, ast.If: self._if, ast.Import: self._import,
             ast.ImportFrom: self._import, ast.Return: self._return,
+            ast.While: self._branching, ast.Try: self._branching,
         }
+        if hasattr(ast, "TryStar"):
+            self._special[ast.TryStar] = self._branching
 
     # -- walking -------------------------------------------------------------------------
     def run(self, tree: ast.AST, lines: list[str]) -> None:
         self.lines = lines
         self.tree = tree                   # for module-wide facts some predicates need
-        self.scopes = index_module(tree, lines)
+        self.scopes = index_module(tree, lines, module=self.module_name)
         self.imports, self.classes = self.scopes.imports, self.scopes.classes
         if self.walk_anyway is not None:
             self._unskipped = self.walk_anyway(self)
@@ -229,11 +233,34 @@ class Analyzer(KindInference):
         self.bind(node.target, k, node.value)
 
     def _for(self, node) -> None:
+        pre = dict(self.frame.env)
         self.child(node.iter)
         self.bind_iteration(node.target, node.iter)
         self.child(node.target)
         self.visit_all(node.body)
         self.visit_all(node.orelse)
+        self._host_on_every_path(pre, node.body + node.orelse)
+
+    def _branching(self, node) -> None:
+        pre = dict(self.frame.env)
+        self.generic(node)
+        self._host_on_every_path(pre, [node])
+
+    def _host_on_every_path(self, pre: dict, stmts, bound=None) -> None:
+        """After a block that may not run (a loop body, a branch, a `try`), a name holds a
+        host tensor (`CPU`) only if it did on every path: the walk keeps the last binding it
+        saw, so `x = t.to(d)` before the block and `x = torch.tensor(0)` inside it must not
+        make `x` a host tensor afterwards."""
+        env = self.frame.env
+        if not _holds_host(env):
+            return
+        for name in bound if bound is not None else _stored_names(stmts):
+            k = env.get(name)
+            # An unbound name has no other path; an attribute (`self.w`) has what the class
+            # gives it, never a host tensor.
+            before = pre.get(name, 0 if "." in name else K.CPU)
+            if k is not None and k & K.CPU and not before & K.CPU:
+                env[name] = k & ~K.CPU
 
     def _namedexpr(self, node: ast.NamedExpr) -> None:
         self.child(node.value)
@@ -268,7 +295,17 @@ class Analyzer(KindInference):
                 self._in_frame(frame, node.body)
             self.visit_all(node.orelse)
         else:
-            self.generic(node)
+            pre = dict(self.frame.env)
+            self.child(node.test)
+            self.visit_all(node.body)
+            mid = dict(self.frame.env)
+            self.visit_all(node.orelse)
+            # A name the `else` binds holds, on the other path, what the body left in it; one
+            # only the body binds holds what it held before the `if`.
+            if _holds_host(self.frame.env):
+                in_else = _stored_names(node.orelse)
+                self._host_on_every_path(mid, node.orelse, in_else)
+                self._host_on_every_path(pre, node.body, _stored_names(node.body) - in_else)
 
     # -- scopes -----------------------------------------------------------------------
     def _function(self, node) -> None:
@@ -460,6 +497,24 @@ _FIELDS[ast.Constant] = ()
 _FIELDS[ast.MatchSingleton] = ()
 
 
+def _holds_host(env: dict) -> bool:
+    return any(k & K.CPU for k in env.values())
+
+
+def _stored_names(stmts) -> set:
+    """Names (and `name.attr` keys) bound in `stmts` (nested functions and classes included:
+    over-approximating only drops host facts)."""
+    out = set()
+    for st in stmts:
+        for n in ast.walk(st):
+            if type(n) is ast.Name and type(n.ctx) is not ast.Load:
+                out.add(n.id)
+            elif type(n) is ast.Attribute and type(n.ctx) is not ast.Load and \
+                    type(n.value) is ast.Name:
+                out.add(n.value.id + "." + n.attr)      # `self.w = ...`: the attribute's key
+    return out
+
+
 def _unpacked(k: int) -> int:
     """Kind of the items when a value of kind `k` is unpacked or iterated."""
     if k & SHAPE:
@@ -467,7 +522,7 @@ def _unpacked(k: int) -> int:
     if k & HOST:
         return NOT | HOST
     lv = K.level(k)
-    return lv | (k & BOOL) if lv >= PROBABLE else UNKNOWN
+    return lv | (k & (BOOL | K.CPU)) if lv >= PROBABLE else UNKNOWN
 
 
 def _param_kind(arg: ast.arg, default: ast.AST | None, modelish: bool) -> int:

@@ -7,6 +7,7 @@ same findings. Nothing here is written for one specific rule.
 from __future__ import annotations
 
 import ast
+import os
 import re
 from dataclasses import dataclass, field
 
@@ -19,6 +20,7 @@ from .spans import char_col, segment
 from .predicates import REGISTRY, MatchContext
 from .rules import Rule
 from ..analysis.roles import ALL_ROLES, Role
+from ..project.scope import module_name
 
 _LINE_SPLIT = re.compile(r"\r\n|\r|\n")
 
@@ -166,6 +168,7 @@ class Engine:
         candidates: list[_Candidate] = []
         lines = split_lines(source)
         analyzer = Analyzer(skip_roles=self._skip_roles_collect if facts else self._skip_roles)
+        analyzer.module_name = module if module is not None else _module_of(path)
         collect = facts is not None
         matcher = Matcher(analyzer.qualname)
         index = self._index_for(source)
@@ -217,7 +220,7 @@ class Engine:
             return facts
         from ..analysis.scopes import cross_file_facts, index_module
         lines = split_lines(source)
-        scopes = index_module(tree, lines)
+        scopes = index_module(tree, lines, module=module)
         facts.exports, facts.model_refs = cross_file_facts(scopes, lines, module, is_package)
         scopes.release()
         return facts
@@ -397,3 +400,11 @@ def _shorten(text: str, width: int) -> str:
 class _Default(dict):
     def __missing__(self, key):
         return "{" + key + "}"
+
+
+def _module_of(path: str) -> str | None:
+    """The dotted module name of a file checked without one (flake8, the API): the package
+    chain above it, so that a file alone gets the roles it gets within its project."""
+    if not path or path == "-" or path.startswith("<") or not os.path.isfile(path):
+        return None
+    return module_name(path)[0]

@@ -12,8 +12,10 @@ from dataclasses import dataclass
 
 from ..analysis import kinds as K
 from ..analysis.evidence import tensor_by_evidence
+from ..analysis.hostmem import names_cpu
 from ..analysis.tensor_api import TENSOR_NAMES
 from ..analysis.kinds import BOOL, HOST, PROBABLE, TENSOR, UNKNOWN
+from ..analysis.oneshot import once_regions
 from ..analysis.tensor_api import HOST_FACTORIES, SEQUENCE_TYPES, VALIDATED_DISTRIBUTIONS
 from .patterns import same_code
 from ..analysis.roles import Role
@@ -171,6 +173,20 @@ def possible_tensor(ctx, node):
 def host_value(ctx, node):
     """A Python value computed from tensor data: the result of `.item()`, `.tolist()`, `int(t)`, or arithmetic on those."""
     return bool(ctx.kind(node) & HOST)
+
+
+@predicate()
+def host_tensor(ctx, node):
+    """A tensor in host memory: built by a torch factory without `device=` (`torch.arange(n)`, `torch.full(shape, v)`, `torch.tensor([1, 2])`), or computed only from such tensors and Python values (`v1 < v2`, `grid[0, k]`, `torch.stack((a, b))`), and never moved (`.to(device)`, `.cuda()`, `*_like` of a device tensor, a `with torch.device(...)` block). Reading it waits for no device, and a data-dependent op on it is CPU work outside the device graph (under torch.compile still a graph break). Attributes never count: a buffer moves with its module."""
+    return bool(ctx.kind(node) & K.CPU)
+
+
+@predicate()
+def read_from_device(ctx, node):
+    """Always holds; for a host tensor (see `host_tensor`) it holds on weak evidence, so the finding is `likely`: reading host memory waits for no device (no sync on CUDA, Gaudi or XLA), but under torch.compile the read is still a graph break, and a run on the CPU records it like any other read."""
+    if ctx.kind(node) & K.CPU:
+        ctx.weak = True
+    return True
 
 
 @predicate()
@@ -517,9 +533,7 @@ _HOST_COPY_CHAIN = frozenset({"detach", "float", "double", "half", "long", "int"
 @predicate()
 def cpu_device(ctx, node):
     """The literal device `"cpu"` (or `"cpu:0"`), or `torch.device("cpu")`."""
-    if type(node) is ast.Call and ctx.analyzer.qualname(node.func) == "torch.device" and node.args:
-        node = node.args[0]
-    return type(node) is ast.Constant and type(node.value) is str and node.value.split(":")[0] == "cpu"
+    return names_cpu(ctx.analyzer, node)
 
 
 def _is_host_copy(ctx, node) -> bool:
@@ -641,6 +655,29 @@ def eager_only(ctx, node):
     return False
 
 
+def once_only(ctx, node):
+    """Runs once per object, not per step: in a method after `if self.X: return`, or in the
+    body of `if not self.X:`, where the method itself sets `self.X` (lazy initialisation on
+    the first forward). The guard's own test runs every call and is not part of it."""
+    frame = ctx.frame
+    while frame is not None and type(frame.node) is ast.Lambda:
+        frame = frame.parent
+    fnode = frame.node if frame is not None else None
+    if type(fnode) not in (ast.FunctionDef, ast.AsyncFunctionDef) or frame.cls is None:
+        return False
+    cache = ctx.analyzer.__dict__.setdefault("_once_cache", {})
+    regions = cache.get(id(fnode))
+    if regions is None:
+        regions = cache[id(fnode)] = once_regions(fnode)
+    return any(_contains(stmt, node) for _, stmts in regions for stmt in stmts)
+
+
+def outside_step(ctx, node):
+    """Code that runs in the model's methods but not as part of a step: eager-only branches
+    (`eager_only`) and once-per-object initialisation (`once_only`)."""
+    return eager_only(ctx, node) or once_only(ctx, node)
+
+
 @predicate()
 def fp16_only(ctx, node):
     """Only reached when a tensor is float16: under `if x.dtype == torch.float16:` or after such a test earlier in the same `and` chain (fp16 overflow guards)."""
@@ -702,15 +739,15 @@ def _is_fp16_test(ctx, test) -> bool:
 @predicate()
 def in_model_code(ctx, node):
     """Inside code that runs as part of the model's computation: a `forward` (or `__call__`/`forward_*` of a module), a loss function, a `torch.compile`/`jit.script` function, a helper or method they call in the same file, or a function nested in those."""
-    return (ctx.frame.role == Role.MODEL or ctx.assume_model) and not eager_only(ctx, node)
+    return (ctx.frame.role == Role.MODEL or ctx.assume_model) and not outside_step(ctx, node)
 
 
 @predicate()
 def in_step_code(ctx, node):
     """Inside a function that may run inside the step: model code, or library code that nothing in the file reaches from model code or from cold code only (a scheduler's `step`, a box utility a detector calls from another file). Not module level, class bodies, cold code."""
     if ctx.assume_model or ctx.frame.role == Role.MODEL:
-        return (ctx.assume_model or ctx.frame.kind == "function") and not eager_only(ctx, node)
-    if ctx.frame.kind != "function" or ctx.frame.role == Role.COLD or eager_only(ctx, node):
+        return (ctx.assume_model or ctx.frame.kind == "function") and not outside_step(ctx, node)
+    if ctx.frame.kind != "function" or ctx.frame.role == Role.COLD or outside_step(ctx, node):
         return False
     # Library code that no entry point reaches: it may run in a step, or may be setup, data
     # or diagnostics; the finding rests on scope alone and is `likely`, not `certain`.
@@ -721,7 +758,7 @@ def in_step_code(ctx, node):
 @predicate()
 def in_cold_code(ctx, node):
     """Inside code that never runs inside the model graph and is not called from it: `__init__`, weight initialisation, training/eval loops, data preparation, tests, module level under `if __name__ == "__main__"`, class bodies."""
-    return ctx.frame.role == Role.COLD or ctx.frame.kind in ("class", "main") or eager_only(ctx, node)
+    return ctx.frame.role == Role.COLD or ctx.frame.kind in ("class", "main") or outside_step(ctx, node)
 
 
 @predicate()

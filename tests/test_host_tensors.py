@@ -1,0 +1,68 @@
+"""Device provenance (`dynlint/analysis/hostmem.py`) through the real CLI: a tensor built in
+host memory is no device read when it is read (`likely`: still a torch.compile graph break),
+and a data-dependent op on it is CPU work (not reported); the fact is lost wherever the code
+may put the tensor on a device."""
+import json
+
+import pytest
+
+HEAD = "import torch\n\nclass Net(torch.nn.Module):\n    def forward(self, x, lengths):\n"
+
+
+def _findings(dynlint, write, body: str) -> dict:
+    path = write("net.py", HEAD + body)
+    proc = dynlint("check", "--format", "json", "--no-cache", "--isolated", "--exit-zero", path)
+    assert proc.returncode == 0, proc.stderr
+    return {(f["line"], f["code"]): f["confidence"] for f in json.loads(proc.stdout)}
+
+
+def test_host_tensor_read_is_likely_and_its_mask_index_is_not_reported(dynlint, write):
+    found = _findings(dynlint, write, (
+        "        v = torch.arange(8)\n"                      # 5
+        "        w = v.view(2, 4) + 1\n"                     # 6
+        "        n = w[0, 1].item()\n"                       # 7: host memory
+        "        picked = v[v > n]\n"                        # 8: CPU work
+        "        m = lengths.max().item()\n"                 # 9: a device read
+        "        return x[:, :m] * picked.sum()\n"))         # 10
+    assert found.get((7, "DYN201")) == "likely"
+    assert (8, "DYN101") not in found
+    assert found.get((9, "DYN201")) == "certain"
+
+
+@pytest.mark.parametrize("build", [
+    "torch.arange(8).to(x.device)",                  # moved to the device
+    "torch.arange(8, device=x.device)",              # built there
+    "torch.zeros_like(x)",                           # the device of a (probable) device tensor
+    "torch.arange(8) + x",                           # an operand that may be on a device
+    "torch.cat([torch.zeros(1), *lengths])",         # unpacked items may be on a device
+])
+def test_host_fact_lost_where_the_tensor_may_be_on_a_device(dynlint, write, build):
+    found = _findings(dynlint, write, (
+        f"        t = {build}\n"
+        "        return x * t.max().item()\n"))
+    assert found.get((6, "DYN201")) == "certain"
+
+
+def test_host_fact_needs_every_path(dynlint, write):
+    found = _findings(dynlint, write, (
+        "        t = lengths.sum()\n"                        # 5: a device tensor ...
+        "        if x.dim() > 2:\n"
+        "            t = torch.tensor(0)\n"                  # ... or a host one
+        "        for _ in range(3):\n"
+        "            u = torch.tensor(1)\n"                  # bound only here: host
+        "        a = t.item()\n"                             # 10
+        "        return x * a * u.item()\n"))                # 11
+    assert found.get((10, "DYN201")) == "certain"            # `t` may be on the device
+    assert found.get((11, "DYN201")) == "likely"
+
+
+def test_default_device_changes_make_factories_device_tensors(dynlint, write):
+    found = _findings(dynlint, write, (
+        "        with torch.device(x.device):\n"
+        "            t = torch.arange(8)\n"
+        "        return x * t.max().item()\n"))
+    assert found.get((7, "DYN201")) == "certain"
+    path = write("net2.py", "import torch\ntorch.set_default_device('cuda')\n" + HEAD[13:] +
+                 "        t = torch.arange(8)\n        return x * t.max().item()\n")
+    proc = dynlint("check", "--format", "json", "--no-cache", "--isolated", "--exit-zero", path)
+    assert [f["confidence"] for f in json.loads(proc.stdout) if f["code"] == "DYN201"] == ["certain"]
