@@ -372,13 +372,16 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
             for g in todo[start:]:
                 if id(g) not in model and id(g) not in scopes.roots:
                     why.setdefault(id(g), f)
+    # Most modules import neither heapq nor bisect: then no function's names need a look.
+    host_imports = any(q in _HOST_ALGORITHMS or q.rpartition(".")[0] in _HOST_ALGORITHMS
+                       for q in scopes.imports.values())
     for f in order:                 # parents come before their nested functions
         parent_role = f.parent.role if f.parent is not None else Role.NEUTRAL
         if id(f) in model or parent_role == Role.MODEL:
             f.role = Role.MODEL
         elif parent_role == Role.COLD or _COLD_FUNC.match(f.name) or (f.cls is not None and f.cls.cold):
             f.role = Role.COLD
-        elif _host_algorithm(f, scopes, lines):
+        elif host_imports and _host_algorithm(f, scopes, lines):
             f.role = Role.COLD
             scopes.host_algorithms.add(id(f))
     _spread_cold(order, graph)
