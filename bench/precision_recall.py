@@ -31,6 +31,7 @@ Usage:
                                         # packages, old and new; a per-package table is printed
     python bench/precision_recall.py --gt bench/results/gt.json --models detection,hf_bert \
         --out bench/results/pr_report.json --show 40
+    python bench/precision_recall.py --gt ... --target hpu   # with the rules on for Gaudi too
 
 The JSON report (`--out`, default bench/results/pr_report.json) holds the numbers, per-rule
 and per-op breakdowns and every false negative / executed false positive with its source.
@@ -119,10 +120,12 @@ def _site_dir(pkg: str, recorded: str | None) -> str:
     return os.path.dirname(os.path.dirname(os.path.realpath(mod.__file__)))
 
 
-def run_dynlint(paths: list[str], dynlint_cmd: list[str]) -> tuple[list[dict], float]:
+def run_dynlint(paths: list[str], dynlint_cmd: list[str], target: str | None = None
+                ) -> tuple[list[dict], float]:
     t0 = time.time()
+    extra = ["--config", f'target = "{target}"'] if target else []
     proc = subprocess.run(dynlint_cmd + ["check", "--format", "json", "--no-cache", "--exit-zero",
-                                         *paths], capture_output=True, text=True, cwd=REPO)
+                                         *extra, *paths], capture_output=True, text=True, cwd=REPO)
     if proc.returncode not in (0, 1):
         sys.stderr.write(proc.stderr)
         raise SystemExit(f"dynlint failed with exit code {proc.returncode}")
@@ -435,6 +438,8 @@ def main(argv=None) -> int:
     ap.add_argument("--show", type=int, default=12, help="examples printed per group (0: none)")
     ap.add_argument("--dynlint", default=f"{sys.executable} -m dynlint",
                     help="command that runs dynlint")
+    ap.add_argument("--target", help="the accelerator dynlint checks for (its `target` setting, "
+                    "e.g. hpu: also the rules off by default but on for that target)")
     args = ap.parse_args(argv)
     pats = [p for p in (args.models or "").split(",") if p]
 
@@ -448,7 +453,7 @@ def main(argv=None) -> int:
     rels = sorted(r for r, lines in truth.executed.items() if lines)
     paths = [truth.path(r) for r in rels]
     by_real = {os.path.realpath(p): r for p, r in zip(paths, rels)}
-    findings, secs = run_dynlint(paths, args.dynlint.split())
+    findings, secs = run_dynlint(paths, args.dynlint.split(), args.target)
     for f in findings:
         p = f["path"] if os.path.isabs(f["path"]) else os.path.join(REPO, f["path"])
         f["rel"] = by_real.get(os.path.realpath(p))

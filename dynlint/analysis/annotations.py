@@ -21,6 +21,10 @@ def annotation_kind(ann: ast.AST | None) -> int:
     if "BoolTensor" in names:
         return TENSOR | BOOL
     if any(n in K.TENSOR_ANNOTATIONS for n in names):
+        if _container_of_tensors(ann):
+            # Unknown otherwise, as before: such annotations are sometimes wrong
+            # (`img_batch: list[Tensor]` then used as one tensor, `img_batch.to("cpu")`).
+            return UNKNOWN | K.ITEMS
         head = names[0] if names else ""
         # Optional[Tensor] and Tensor | None are tensors when given; List[Tensor] is not one,
         # and `int | Tensor` may well be the int.
@@ -28,11 +32,45 @@ def annotation_kind(ann: ast.AST | None) -> int:
             return UNKNOWN
         others = [n for n in names if n not in K.TENSOR_ANNOTATIONS and n not in
                   ("Optional", "Union", "None", "torch", "nn", "typing")]
+        if others and all(n in _NUMBERS for n in others):
+            # `int | Tensor`: a tensor that stands in for a number is a 0-d one (a timestep,
+            # an index), which Python reads back to the host when it indexes or branches.
+            return PROBABLE | K.SCALAR
         return PROBABLE if others else TENSOR
     if names and all(n in K.NON_TENSOR_ANNOTATIONS or n in ("Optional", "Union", "typing")
                      for n in names):
         return NOT
     return UNKNOWN
+
+
+_NUMBERS = frozenset({"int", "float"})
+_SEQUENCES = frozenset({"List", "list", "Tuple", "tuple", "Sequence"})
+_MAPPINGS = frozenset({"Dict", "dict", "Mapping"})
+
+
+def _head(node) -> str:
+    return node.attr if type(node) is ast.Attribute else getattr(node, "id", "")
+
+
+def _container_of_tensors(ann) -> bool:
+    """`List[Tensor]`, `Tuple[Tensor, ...]`, `Dict[str, Tensor]`, optionally `Optional[...]` or
+    `... | None`: every item a tensor (not `List[Dict[str, Tensor]]`, not `Tuple[Tensor, int]`)."""
+    if type(ann) is ast.BinOp and type(ann.op) is ast.BitOr:
+        sides = [ann.left, ann.right]
+        nones = [x for x in sides if type(x) is ast.Constant and x.value is None]
+        return len(nones) == 1 and _container_of_tensors(next(x for x in sides if x not in nones))
+    if type(ann) is not ast.Subscript:
+        return False
+    head, args = _head(ann.value), ann.slice
+    items = args.elts if type(args) is ast.Tuple else [args]
+    if head == "Optional" and len(items) == 1:
+        return _container_of_tensors(items[0])
+    if head in _MAPPINGS and len(items) == 2:
+        items = items[1:]
+    elif head not in _SEQUENCES:
+        return False
+    items = [i for i in items if not (type(i) is ast.Constant and i.value is Ellipsis)]
+    return bool(items) and all(_head(i) in K.TENSOR_ANNOTATIONS for i in items)
 
 
 def _annotation_names(node, out: list) -> list:

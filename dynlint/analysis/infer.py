@@ -65,12 +65,21 @@ class KindInference:
                 return items[node.slice.value]
             base = self.kind(node.value)
             lv = K.level(base)
+            if base & K.ITEMS:
+                return base if type(node.slice) is ast.Slice else TENSOR
             if base & SHAPE:
                 return NOT
             if base & (HOST | K.ARRAY):
                 return NOT | (base & (HOST | K.ARRAY))
             if base & ROW and type(node.slice) is ast.Constant and type(node.slice.value) is int:
                 return (base & ~ROW) | SCALAR
+            if lv == TENSOR and _positions_call(self, node.value):
+                # `nonzero(as_tuple=True)[0]` is a 1-d tensor of positions and `nonzero()[0]`
+                # one coordinate row: their items (`...[0][0]`, `nonzero()[0, 1]`) are 0-d.
+                if _int_constants(node.slice, 2) and type(node.slice) is ast.Tuple:
+                    return TENSOR | SCALAR
+                if _int_constants(node.slice, 1):
+                    return TENSOR | ROW
             if lv >= PROBABLE:
                 return base & ~(SHAPE | HOLDS)
             return UNKNOWN
@@ -109,7 +118,11 @@ class KindInference:
             return self.kind(node.value)
         if t is ast.List or t is ast.Tuple:
             return NOT | (HOLDS if any(K.level(self.kind(e)) == TENSOR for e in node.elts) else 0)
-        if t in (ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp):
+        if t is ast.ListComp or t is ast.GeneratorExp:
+            # `[f(x) for x in xs]` of tensors: its items are tensors.
+            k = self.kind(node.elt)
+            return NOT | (K.ITEMS if K.level(k) == TENSOR and not k & HOST else 0)
+        if t in (ast.Set, ast.Dict, ast.SetComp, ast.DictComp):
             return NOT
         return UNKNOWN
 
@@ -197,6 +210,9 @@ class KindInference:
                 if arg & CPU:
                     return NOT                  # read from host memory: no device data
                 return NOT | (HOST if (K.level(arg) >= PROBABLE or arg & HOST) else 0)
+            if name in ("list", "tuple") and len(node.args) == 1 and not node.keywords and \
+                    type(node.args[0]) in (ast.GeneratorExp, ast.ListComp):
+                return self.kind(node.args[0])          # `tuple(t[k] for k in keys)`
             if name in K.NOT_TENSOR_BUILTINS:
                 return NOT
             if name in K.SCALAR_BUILTINS:
@@ -279,10 +295,12 @@ class KindInference:
             if name in K.NOT_TENSOR_METHODS:
                 return NOT
             if name in K.TENSOR_ONLY_METHODS:
-                return TENSOR | (BOOL if name in K.BOOL_FUNCS or name == "bool" else 0)
+                return TENSOR | (BOOL if name in K.BOOL_FUNCS or name == "bool" or
+                                 name in K.DTYPE_PRESERVING and base & BOOL else 0)
             if name in K.HOST_METHODS:
                 return NOT | HOST
-            return UNKNOWN
+            # `(a <= t).flatten()`: a tensor's or an array's reshaping keeps the bool dtype.
+            return UNKNOWN | (base & BOOL if name in K.DTYPE_PRESERVING else 0)
         if lv == PROBABLE and name in K.CONTAINER_METHODS and not node.args and not node.keywords:
             return UNKNOWN
         if name not in TENSOR_NAMES:
@@ -333,6 +351,27 @@ def _binop(a: int, b: int, op: ast.operator) -> int:
     if type(op) in (ast.BitAnd, ast.BitOr, ast.BitXor) and (a & BOOL or b & BOOL):
         flags |= BOOL
     return lv | flags
+
+
+def _positions_call(analyzer, node) -> bool:
+    """`x.nonzero(...)`, `torch.nonzero(x, ...)`, `x.argwhere()`, one-argument `torch.where(c)`:
+    a 2-d tensor of coordinates, or (as_tuple) a tuple of 1-d tensors of positions."""
+    if type(node) is not ast.Call:
+        return False
+    f = node.func
+    q = analyzer.qualname(f) if type(f) in (ast.Name, ast.Attribute) else None
+    if q in ("torch.nonzero", "torch.argwhere") or q == "torch.where" and len(node.args) == 1:
+        return True
+    return type(f) is ast.Attribute and f.attr in ("nonzero", "argwhere") and \
+        (q is None or not q.startswith(K.ARRAY_LIBRARIES)) and \
+        K.level(analyzer.kind(f.value)) >= UNKNOWN
+
+
+def _int_constants(node, n: int) -> bool:
+    items = node.elts if type(node) is ast.Tuple else [node]
+    return len(items) == n and all(
+        type(i) is ast.Constant and type(i.value) is int and i.value is not True and
+        i.value is not False for i in items)
 
 
 def _str_split(name: str, node: ast.Call) -> bool:

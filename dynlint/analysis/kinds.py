@@ -53,7 +53,8 @@ view reshape flatten unflatten squeeze unsqueeze t transpose permute contiguous 
 cpu cuda expand expand_as repeat tile flip fliplr flipud roll narrow select index_select gather
 tril triu view_as reshape_as chunk split unbind movedim moveaxis swapaxes swapdims cat concat
 concatenate stack hstack vstack masked_fill masked_fill_ requires_grad_ pin_memory
-broadcast_to take take_along_dim diagonal diag squeeze_ unsqueeze_ to
+broadcast_to take take_along_dim diagonal diag squeeze_ unsqueeze_ to atleast_1d atleast_2d
+atleast_3d ravel rot90
 """.split())
 # Tensor methods whose result is not a tensor; those producing host values from data apart.
 NOT_TENSOR_METHODS = frozenset("""
@@ -93,6 +94,10 @@ len range str repr isinstance issubclass hasattr getattr callable id hash type l
 set frozenset sorted enumerate zip map filter print format open iter next reversed vars dir
 """.split())
 SCALAR_BUILTINS = frozenset({"round", "abs", "min", "max", "sum", "pow", "divmod"})
+# ITEMS: a list, tuple or dict every item of which is a tensor (annotated `List[Tensor]`,
+# `Dict[str, Tensor]`, `Tuple[Tensor, ...]`, or built by a comprehension of tensors): an item
+# taken by subscript (`feats[0]`, `params["prob"]`) is a tensor.
+ITEMS = 1024
 # ARRAY: a numpy or pandas object (or a value taken from one). Its items, attributes and method
 # results are never torch tensors, so `df[df["a"] > 0]` is no boolean-mask index of a tensor.
 ARRAY = 256

@@ -529,13 +529,16 @@ def _param_kind(arg: ast.arg, default: ast.AST | None, modelish: bool) -> int:
     # A literal default other than None beats a claimed Tensor annotation (`x: Tensor = False`).
     if default is not None and type(default) is ast.Constant and default.value is not None:
         return NOT
+    items = 0
     if arg.annotation is not None:
         k = annotation_kind(arg.annotation)
-        if k != UNKNOWN:
+        if k & K.ITEMS:
+            items = K.ITEMS          # `List[Tensor]`: its items; the value itself as unannotated
+        elif k != UNKNOWN:
             return k
     if default is not None:
         if type(default) is ast.Constant and default.value is None:
-            return UNKNOWN
-        return NOT if type(default) in (ast.Constant, ast.Tuple, ast.List, ast.Dict,
-                                        ast.UnaryOp) else UNKNOWN
-    return PROBABLE if modelish else UNKNOWN
+            return UNKNOWN | items
+        return (NOT if type(default) in (ast.Constant, ast.Tuple, ast.List, ast.Dict,
+                                         ast.UnaryOp) else UNKNOWN) | items
+    return (PROBABLE if modelish else UNKNOWN) | items

@@ -87,36 +87,37 @@ def _has_isinstance(analyzer) -> bool:
     return found[1]
 
 
-def _checked_not_tensor(ctx, node) -> bool:
+def _checked_not_tensor(ctx, node, types=_NON_TENSOR_TYPES) -> bool:
     """`node` sits in the branch an `isinstance(node, <non-tensor types>)` test guards:
     `a if isinstance(x, list) else b`, `if isinstance(x, (list, tuple)): ...`,
     `isinstance(x, int) and ...`. Such a value is not a tensor there, whatever else the
-    code shows about it (a `self.` attribute assigned a tensor elsewhere, say)."""
+    code shows about it (a `self.` attribute assigned a tensor elsewhere, say). With `types`,
+    the test names only those (`list`, `tuple`: a Python sequence there)."""
     child = ctx.node
     for owner in _ancestors(ctx):
         t = type(owner)
         if t is ast.IfExp or t is ast.If:
             if any(child is c for c in ([owner.body] if t is ast.IfExp else owner.body)) \
-                    and _isinstance_of(owner.test, node):
+                    and _isinstance_of(owner.test, node, types):
                 return True
         elif t is ast.BoolOp and type(owner.op) is ast.And:
             for v in owner.values:
                 if v is child:
                     break
-                if _isinstance_of(v, node):
+                if _isinstance_of(v, node, types):
                     return True
         child = owner
     return False
 
 
-def _isinstance_of(test, node) -> bool:
+def _isinstance_of(test, node, types=_NON_TENSOR_TYPES) -> bool:
     if type(test) is not ast.Call or type(test.func) is not ast.Name or \
             test.func.id != "isinstance" or len(test.args) != 2 or \
             not same_code(test.args[0], node):
         return False
     kinds = test.args[1]
     names = kinds.elts if type(kinds) is ast.Tuple else [kinds]
-    return all(ast.unparse(n) in _NON_TENSOR_TYPES for n in names)
+    return all(ast.unparse(n) in types for n in names)
 
 
 # -- what a value is --------------------------------------------------------------------
@@ -200,6 +201,11 @@ def bool_mask(ctx, node):
 def _is_mask(ctx, node, sub) -> bool:
     k = ctx.kind(node)
     if k & BOOL and K.level(k) >= PROBABLE:
+        return True
+    if sub is not None and k & BOOL and K.level(k) == UNKNOWN and type(node) is not ast.Compare \
+            and K.level(ctx.kind(sub.value)) >= PROBABLE:
+        # Elementwise comparison of values of unknown type, kept (`(iou <= t).flatten()`),
+        # indexing a tensor: a bool array or tensor selects either way.
         return True
     if sub is not None and K.level(k) >= UNKNOWN and _bool_by_dtype_test(ctx, node):
         return True
@@ -316,6 +322,13 @@ def literal(ctx, node):
 
 
 @predicate()
+def negative_literal(ctx, node):
+    """A negated number literal (`-1`): the "infer it" value of arguments such as `num_classes`."""
+    return type(node) is ast.UnaryOp and type(node.op) is ast.USub and \
+        type(node.operand) is ast.Constant and type(node.operand.value) in (int, float)
+
+
+@predicate()
 def loaded(ctx, node):
     """The expression is read. Plain assignment targets (`x[m] = 0`) are not; augmented ones (`x[m] += 1`) are, since they read first."""
     ctx_type = type(getattr(node, "ctx", None))
@@ -400,8 +413,13 @@ def _apply(ctx, name, node) -> bool:
 
 @predicate()
 def tensor_element(ctx, node):
-    """A single element taken from a row of a loop over a tensor (`for row in t: row[0]`): a 0-d tensor, which Python reads back to an int when it is used as an index."""
-    return bool(ctx.kind(node) & K.SCALAR)
+    """A 0-d tensor, which Python reads back to an int when it is used as an index: a single element taken from a row of a loop over a tensor (`for row in t: row[0]`) or of positions (`m.nonzero(as_tuple=True)[0][0]`), or, as weaker evidence (the finding is `likely`), a parameter annotated `int | Tensor` (a tensor standing in for a number)."""
+    k = ctx.kind(node)
+    if not k & K.SCALAR:
+        return False
+    if K.level(k) < TENSOR:
+        ctx.weak = True
+    return True
 
 
 @predicate()
@@ -521,9 +539,14 @@ def _sequence_parameter(ctx, node) -> bool:
 
 @predicate()
 def python_sequence(ctx, node):
-    """A Python list or tuple, or a `ModuleList`/`Sequential`/`ParameterList`, never a tensor: a literal or list comprehension, a local name that every assignment in its function builds as one, a parameter annotated as one (`feats: List[Tensor]`) and never re-bound, or `self.attr` that every assignment in the class builds as one (`self.experts = nn.ModuleList(...)`). Indexing one with a tensor turns the tensor into a Python int (`operator.index`)."""
+    """A Python list or tuple, or a `ModuleList`/`Sequential`/`ParameterList`, never a tensor: a literal or list comprehension, a local name that every assignment in its function builds as one, a parameter annotated as one (`feats: List[Tensor]`) and never re-bound, `self.attr` that every assignment in the class builds as one (`self.experts = nn.ModuleList(...)`), or a name in the branch an `isinstance(v, list)` test guards. Indexing one with a tensor turns the tensor into a Python int (`operator.index`)."""
     return _builds_sequence(ctx, node) or _every_binding(ctx, node, _builds_sequence, "sequence") \
-        or _sequence_parameter(ctx, node)
+        or _sequence_parameter(ctx, node) or \
+        type(node) in (ast.Name, ast.Attribute) and _checked_not_tensor(ctx, node, _SEQUENCE_CHECKS)
+
+
+# `isinstance(v, list)` guards a branch where `v` is a Python sequence.
+_SEQUENCE_CHECKS = frozenset({"list", "tuple", "List", "Tuple", "Sequence", "abc.Sequence"})
 
 
 _HOST_COPY_CHAIN = frozenset({"detach", "float", "double", "half", "long", "int", "bool", "clone",
@@ -604,9 +627,30 @@ def validated_distribution(ctx, node):
 
 @predicate()
 def in_raise(ctx, node):
-    """Inside a `raise` statement or the message of an `assert`: code that only runs on the error path."""
-    return any(type(a) is ast.Raise or (type(a) is ast.Assert and a.msg is not None and _contains(a.msg, node))
-               for a in ctx.analyzer.stack)
+    """Inside a `raise` statement, the message of an `assert`, or a branch that always ends by raising (`if bad.any(): first = boxes[i].tolist(); raise ValueError(...)`, or `torch._assert(False, ...)`): code that only runs on the error path."""
+    stack = ctx.analyzer.stack
+    for i, a in enumerate(stack):
+        t = type(a)
+        if t is ast.Raise or (t is ast.Assert and a.msg is not None and _contains(a.msg, node)):
+            return True
+        if t is ast.If and i + 1 < len(stack):
+            child = stack[i + 1]
+            for block in (a.body, a.orelse):
+                if block and any(s is child for s in block) and _always_raises(ctx, block[-1]):
+                    return True
+    return False
+
+
+def _always_raises(ctx, st) -> bool:
+    """`raise ...`, `assert False, ...` or `torch._assert(False, ...)`."""
+    t = type(st)
+    if t is ast.Raise:
+        return True
+    test = st.test if t is ast.Assert else None
+    if t is ast.Expr and type(st.value) is ast.Call and st.value.args and \
+            (ctx.analyzer.qualname(st.value.func) or "").endswith("._assert"):
+        test = st.value.args[0]
+    return type(test) is ast.Constant and test.value is False
 
 
 # Calls that are true while torch compiles, exports, scripts or traces the code. Matched by the
@@ -631,6 +675,37 @@ def _graph_guard(ctx, test, value: bool) -> bool:
     if t is ast.Call and not test.args and not test.keywords:
         name = ctx.analyzer.qualname(test.func) or _last_name(test.func) or ""
         return not value and name.rsplit(".", 1)[-1] in _GRAPH_GUARDS
+    return False
+
+
+def _compiling_guard(ctx, test, value: bool) -> bool:
+    """`test` evaluating to `value` implies that the code is being compiled or traced."""
+    t = type(test)
+    if t is ast.UnaryOp and type(test.op) is ast.Not:
+        return _compiling_guard(ctx, test.operand, not value)
+    if t is ast.BoolOp:
+        every = (type(test.op) is ast.And) == value
+        results = (_compiling_guard(ctx, v, value) for v in test.values)
+        return any(results) if every else all(results)
+    if t is ast.Call and not test.args and not test.keywords:
+        name = ctx.analyzer.qualname(test.func) or _last_name(test.func) or ""
+        return value and name.rsplit(".", 1)[-1] in _GRAPH_GUARDS
+    return False
+
+
+@predicate()
+def compile_only(ctx, node):
+    """Only reached while the code is compiled, exported, scripted or traced: in the body of `if torch.compiler.is_compiling():` (or `torch.jit.is_tracing()`, ...) or the `else` of the negative test. There `torch._check(...)` is a hint to the compiler, not a read."""
+    if not _mentions(ctx.analyzer, _GRAPH_GUARDS):
+        return False
+    child = node
+    for anc in reversed(ctx.analyzer.stack):
+        if type(anc) is ast.If and not _contains(anc.test, node):
+            if any(b is child for b in anc.body) and _compiling_guard(ctx, anc.test, True):
+                return True
+            if any(b is child for b in anc.orelse) and _compiling_guard(ctx, anc.test, False):
+                return True
+        child = anc
     return False
 
 
