@@ -14,7 +14,7 @@ import os
 from .analysis.oneshot import once_regions
 from .analysis.scopes import cold_reason, index_module, resolve_import
 from .crossfile import project_facts, resolve
-from .engine.match import _LINE_SPLIT
+from .engine.match import split_lines
 from .project import source
 from .project.discover import discover, display_path
 from .project.scope import module_name, unnamed_files
@@ -44,7 +44,7 @@ class _Module:
         data, _ = source.read_bytes(path, path)
         text = source.decode(data, path)
         self.tree = source.parse(text, path)
-        self.lines = _LINE_SPLIT.split(text)
+        self.lines = split_lines(text)
         self.module, self.is_package = module_name(path)
         self.scopes = index_module(self.tree, self.lines, explain=True, module=self.module)
 

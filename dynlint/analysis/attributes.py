@@ -16,7 +16,10 @@ import ast
 
 from . import kinds as K
 from .kinds import BOOL, HOST, TENSOR, UNKNOWN
+from .statements import statements
+from .text import mentions
 
+_BUFFER = ("register_buffer",)
 _PARAMETER_TYPES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter",
                               "torch.nn.Buffer", "torch.nn.parameter.Buffer"})
 
@@ -36,9 +39,8 @@ def _class_attributes(analyzer, cls) -> dict:
     values: dict[str, list] = {}
     for infos in cls.methods.values():
         for info in infos:
-            for node in ast.walk(info.node):
-                for name, value in _assigned(node):
-                    values.setdefault(name, []).append(value)
+            for name, value in _assignments(info.node, analyzer.lines):
+                values.setdefault(name, []).append(value)
     out = {}
     for name, vs in values.items():
         vs = [v for v in vs if not (type(v) is ast.Constant and v.value is None)]
@@ -47,6 +49,17 @@ def _class_attributes(analyzer, cls) -> dict:
             if all(K.level(k) == TENSOR and not k & HOST for k in kinds):
                 out[name] = TENSOR | (BOOL if all(k & BOOL for k in kinds) else 0)
     return out
+
+
+def _assignments(fnode, lines):
+    """(attribute, value) pairs that a method (nested code included) assigns to `self`.
+    Assignments are statements; a `register_buffer` call may sit in any expression, so the
+    whole method is walked only when its text names it."""
+    first = min([fnode.lineno] + [d.lineno for d in fnode.decorator_list])
+    text = "\n".join(lines[first - 1:fnode.end_lineno])
+    nodes = ast.walk(fnode) if mentions(text, _BUFFER) else statements(fnode.body)
+    for node in nodes:
+        yield from _assigned(node)
 
 
 def _assigned(node):

@@ -21,6 +21,7 @@ from __future__ import annotations
 import ast
 
 from . import kinds as K
+from .text import mentions
 
 # torch functions whose first argument is not (necessarily) a tensor: factories, conversions.
 _NOT_TENSOR_INPUT = frozenset("""
@@ -156,5 +157,11 @@ def array_by_evidence(analyzer, name: str, function) -> bool:
     if names is None:
         names = cache[id(function)] = frozenset(
             n.value.id for n in _own_nodes(function)
-            if type(n) is ast.Attribute and n.attr in PANDAS_ONLY and type(n.value) is ast.Name)
+            if type(n) is ast.Attribute and n.attr in PANDAS_ONLY and type(n.value) is ast.Name
+        ) if _names_pandas(function, analyzer.lines) else frozenset()
     return name in names
+
+
+def _names_pandas(function, lines) -> bool:
+    """Whether the function's text names a pandas-only attribute (else its walk finds none)."""
+    return mentions("\n".join(lines[function.lineno - 1:function.end_lineno]), PANDAS_ONLY)

@@ -283,9 +283,17 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
     return exports, frozenset(model_refs)
 
 
+# Statements that hold no import, definition or block: most of a module, skipped at once.
+_LEAF_STATEMENTS = frozenset({ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return,
+                              ast.Raise, ast.Assert, ast.Pass, ast.Break, ast.Continue,
+                              ast.Delete, ast.Global, ast.Nonlocal})
+
+
 def _scan(body, scopes: Scopes, order, func, cls, prefix, top) -> None:
     for node in body:
         t = type(node)
+        if t in _LEAF_STATEMENTS:
+            continue
         if t is ast.Import:
             for a in node.names:
                 if a.asname:
@@ -364,13 +372,16 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
             for g in todo[start:]:
                 if id(g) not in model and id(g) not in scopes.roots:
                     why.setdefault(id(g), f)
+    # Most modules import neither heapq nor bisect: then no function's names need a look.
+    host_imports = any(q in _HOST_ALGORITHMS or q.rpartition(".")[0] in _HOST_ALGORITHMS
+                       for q in scopes.imports.values())
     for f in order:                 # parents come before their nested functions
         parent_role = f.parent.role if f.parent is not None else Role.NEUTRAL
         if id(f) in model or parent_role == Role.MODEL:
             f.role = Role.MODEL
         elif parent_role == Role.COLD or _COLD_FUNC.match(f.name) or (f.cls is not None and f.cls.cold):
             f.role = Role.COLD
-        elif _host_algorithm(f, scopes, lines):
+        elif host_imports and _host_algorithm(f, scopes, lines):
             f.role = Role.COLD
             scopes.host_algorithms.add(id(f))
     _spread_cold(order, graph)
@@ -514,6 +525,9 @@ class _CallGraph:
 def _compiled_by_call(scopes: Scopes, lines: list[str]) -> frozenset:
     """Names of functions passed to `torch.compile(fn)` / `torch.jit.script(fn)` by call."""
     out = set()
+    text = "\n".join(lines)
+    if "compile(" not in text and "script(" not in text and "trace(" not in text:
+        return frozenset()
     for line in lines:
         if "compile(" in line or "script(" in line or "trace(" in line:
             for callee, arg in _COMPILE_CALL.findall(line):

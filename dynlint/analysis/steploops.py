@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 
+from .statements import statements
 from .tensor_api import TENSOR_NAMES
 
 # Methods of tensors and of Python containers and strings: `x.view(...)`, `d.get(k)` on a
@@ -35,6 +36,17 @@ def _own_nodes(nodes):
         for child in ast.iter_child_nodes(node):
             if not isinstance(child, _NESTED):
                 stack.append(child)
+
+
+def _own_statements(body):
+    """The statements `_own_nodes(body)` gives (it enters a function or class that is itself
+    an item of `body`, not deeper ones), without walking their expressions."""
+    for node in body:
+        if isinstance(node, _NESTED):
+            yield node
+            yield from statements(node.body, enter_defs=False)
+        else:
+            yield from statements((node,), enter_defs=False)
 
 
 def _loops(body):
@@ -83,7 +95,7 @@ def _held_locals(fnode) -> set[str]:
     """Locals bound to something held by `self`, without calling it (`fwd = self.__call__`,
     `model = self.model`)."""
     out = set()
-    for node in _own_nodes(fnode.body):
+    for node in _own_statements(fnode.body):
         if type(node) is ast.Assign and type(node.value) is ast.Attribute:
             root, _ = _chain(node.value)
             if type(root) is ast.Name and root.id == "self":

@@ -17,6 +17,7 @@ from .annotations import annotation_kind
 from .evidence import PANDAS_ONLY
 from .infer import KindInference, _binop
 from .summaries import LocalCalls
+from .text import finder
 from .roles import Role
 
 
@@ -344,7 +345,7 @@ class Analyzer(KindInference):
         found = self.__dict__.get("_pandas_text")
         if found is None or found[0] is not self.lines:
             text = "\n".join(self.lines)
-            found = self._pandas_text = (self.lines, any("." + w in text for w in PANDAS_ONLY))
+            found = self._pandas_text = (self.lines, _PANDAS_DOTTED(text) is not None)
         return found[1]
 
     def _function_node(self):
@@ -479,6 +480,7 @@ class Analyzer(KindInference):
         item = _unpacked(self.kind(it))
         self.bind(target, item | ROW if K.level(item) == TENSOR else item, None)
 
+_PANDAS_DOTTED = finder(frozenset("." + w for w in PANDAS_ONLY))
 _TRUTH_PARENTS = frozenset({ast.If, ast.While, ast.IfExp, ast.Assert, ast.BoolOp, ast.UnaryOp})
 # Child fields worth walking: operators, contexts and plain strings or numbers are not.
 # Fields that hold identifiers, flags or operators rather than child nodes (`kwd_attrs` and

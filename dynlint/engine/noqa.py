@@ -82,24 +82,37 @@ class Noqa:
 EMPTY = Noqa()
 
 
-def scan(source: str, need_layout: bool = False) -> Noqa:
-    """The directives of one module. Cheap when the text mentions no noqa at all."""
+def scan(source: str, need_layout: bool = False, tree=None) -> Noqa:
+    """The directives of one module. Cheap when the text mentions no noqa at all. With the
+    module's `tree`, the tokenizer starts at the last top-level statement before the first
+    line that mentions noqa (only `file` and `lines` are then complete, not `comments`)."""
     low = source.lower()
     if not need_layout and "noqa" not in low:
         return Noqa()
     out = Noqa()
     lines = source.splitlines()
     text = source
+    skipped = 0
     if not need_layout and len(low) == len(source):
         # No comment after the last line that mentions noqa can be a directive: the tokenizer
         # (pure Python, the cost here) stops there. Tokens before a cut come out the same.
         end = source.find("\n", low.rfind("noqa"))
         text = source[:end + 1] if end >= 0 else source
+        if tree is not None and "\r" not in text:
+            # Nor before: a statement at column 0 of the module starts a line outside any
+            # string or bracket, where the tokenizer is in the state it starts in.
+            first = low.count("\n", 0, low.find("noqa")) + 1
+            start = max((n.lineno for n in tree.body if n.lineno <= first and n.col_offset == 0),
+                        default=1)
+            if start > 1:
+                at = _nth_line_start(text, start)
+                text, skipped = text[at:], start - 1
     try:
         for tok in tokenize.generate_tokens(io.StringIO(text).readline):
             kind = tok.type
             if kind == tokenize.COMMENT:
                 (row, col), text = tok.start, tok.string
+                row += skipped
                 out.comments[row] = (col, text)
                 if "noqa" not in text.lower():
                     continue
@@ -117,6 +130,14 @@ def scan(source: str, need_layout: bool = False) -> Noqa:
     if need_layout:
         out.continued = {i for i, text in enumerate(lines, 1) if text.endswith("\\")}
     return out
+
+
+def _nth_line_start(text: str, n: int) -> int:
+    """Offset of the start of line `n` (1-based; lines end with `\\n`)."""
+    at = 0
+    for _ in range(n - 1):
+        at = text.index("\n", at) + 1
+    return at
 
 
 # -- unused / unknown codes (DYN100) -----------------------------------------------------------

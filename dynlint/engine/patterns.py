@@ -153,6 +153,33 @@ def same_code(a: ast.AST, b: ast.AST) -> bool:
     return True
 
 
+_LIST, _GLOB, _NODE, _VALUE = "list", "glob", "node", "value"
+
+
+def _has_ellipsis(ps: list) -> bool:
+    return any(isinstance(x, ast.AST) and is_ellipsis(x) for x in ps)
+
+
+def _node_info(p) -> tuple:
+    """What matching needs of a pattern node, worked out once (kept on the node): its
+    metavariable name, its dotted name, and its fields with how each is compared."""
+    name = p.id[_META_LEN:] if type(p) is ast.Name and p.id.startswith(META_PREFIX) else None
+    dotted = dotted_name(p) if name is None and type(p) in (ast.Name, ast.Attribute) else None
+    fields = []
+    for fname in p._fields:
+        if fname in _SKIP_FIELDS:
+            continue
+        pv = getattr(p, fname, None)
+        if isinstance(pv, list):
+            fields.append((fname, pv, _GLOB if _has_ellipsis(pv) else _LIST))
+        elif isinstance(pv, ast.AST):
+            fields.append((fname, pv, _NODE))
+        else:
+            fields.append((fname, pv, _VALUE))
+    open_ended = type(p) is ast.Call and any(is_ellipsis(a) for a in p.args)
+    return name, dotted, tuple(fields), open_ended
+
+
 class Matcher:
     """Matches pattern nodes against target nodes, binding metavariables.
 
@@ -171,8 +198,10 @@ class Matcher:
 
     # -- internals -------------------------------------------------------------------
     def _node(self, p, t, binds) -> bool:
-        tp = type(p)
-        name = p.id[_META_LEN:] if tp is ast.Name and p.id.startswith(META_PREFIX) else None
+        info = p.__dict__.get("_dl_match")
+        if info is None:
+            info = p._dl_match = _node_info(p)
+        name, dotted, fields, open_ended = info
         if name is not None:
             if isinstance(t, ast.stmt) and type(t) is not ast.Expr:
                 return False
@@ -185,24 +214,25 @@ class Matcher:
                 binds[name] = t
                 return True
             return same_code(bound, t)
+        tp = type(p)
         if tp is ast.Expr and type(t) is not ast.Expr:
             return False
-        dotted = dotted_name(p) if tp in (ast.Name, ast.Attribute) else None
         if dotted is not None:
             return self._qualname_matches(dotted, t)
         if tp is not type(t):
             return False
         if tp is ast.Call:
-            return self._call(p, t, binds)
-        for fname in p._fields:
-            if fname in _SKIP_FIELDS:
-                continue
-            pv, tv = getattr(p, fname, None), getattr(t, fname, None)
-            if isinstance(pv, list):
-                if not isinstance(tv, list) or not self._seq(pv, tv, binds):
+            return self._call(p, t, binds, open_ended)
+        for fname, pv, how in fields:
+            tv = getattr(t, fname, None)
+            if how is _LIST:
+                if not isinstance(tv, list) or not self._seq_plain(pv, tv, binds):
                     return False
-            elif isinstance(pv, ast.AST):
+            elif how is _NODE:
                 if not isinstance(tv, ast.AST) or not self._node(pv, tv, binds):
+                    return False
+            elif how is _GLOB:
+                if not isinstance(tv, list) or not self._glob(pv, 0, tv, 0, binds):
                     return False
             elif pv != tv:
                 return False
@@ -221,11 +251,11 @@ class Matcher:
         return q.startswith(".") and dotted.endswith(q.lstrip(".")) and \
             dotted[-len(q.lstrip(".")) - 1] == "."
 
-    def _call(self, p: ast.Call, t: ast.Call, binds) -> bool:
+    def _call(self, p: ast.Call, t: ast.Call, binds, open_ended: bool) -> bool:
         if not self._node(p.func, t.func, binds):
             return False
-        open_ended = any(is_ellipsis(a) for a in p.args)
-        if not self._seq(p.args, t.args, binds):
+        if not (self._glob(p.args, 0, t.args, 0, binds) if open_ended else
+                self._seq_plain(p.args, t.args, binds)):
             return False
         given = {k.arg: k.value for k in t.keywords}
         for kw in p.keywords:
@@ -239,17 +269,20 @@ class Matcher:
 
     def _seq(self, ps: list, ts: list, binds) -> bool:
         """Glob-match lists: `...` items in the pattern absorb any run of target items."""
-        if not any(isinstance(x, ast.AST) and is_ellipsis(x) for x in ps):
-            if len(ps) != len(ts):
-                return False
-            for a, b in zip(ps, ts):
-                if isinstance(a, ast.AST):
-                    if not isinstance(b, ast.AST) or not self._node(a, b, binds):
-                        return False
-                elif a != b:
-                    return False
-            return True
+        if not _has_ellipsis(ps):
+            return self._seq_plain(ps, ts, binds)
         return self._glob(ps, 0, ts, 0, binds)
+
+    def _seq_plain(self, ps: list, ts: list, binds) -> bool:
+        if len(ps) != len(ts):
+            return False
+        for a, b in zip(ps, ts):
+            if isinstance(a, ast.AST):
+                if not isinstance(b, ast.AST) or not self._node(a, b, binds):
+                    return False
+            elif a != b:
+                return False
+        return True
 
     def _glob(self, ps, i, ts, j, binds) -> bool:
         if i == len(ps):

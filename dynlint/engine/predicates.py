@@ -33,12 +33,16 @@ class Predicate:
     # says whether it may hold anywhere inside function `info` (a scopes.FunctionInfo; None:
     # code outside any `def`). False lets the walker skip a body no other rule needs.
     scope: object = None
+    # For a predicate that can only hold in a module whose text contains one of these strings
+    # (an identifier it resolves to): the engine tries its rules' patterns only there.
+    text: tuple | None = None
 
 
-def predicate(arity: int = 0, scope=None):
+def predicate(arity: int = 0, scope=None, text=None):
     def register(fn):
         name = fn.__name__.rstrip("_")
-        REGISTRY[name] = Predicate(name, fn, arity, (fn.__doc__ or "").strip(), scope)
+        REGISTRY[name] = Predicate(name, fn, arity, (fn.__doc__ or "").strip(), scope,
+                                   tuple(text) if text else None)
         return fn
     return register
 
@@ -607,7 +611,7 @@ def argument_of_dynamic_op(ctx, node):
     return False
 
 
-@predicate()
+@predicate(text=("distributions",))       # the qualified name has it: `torch.distributions.`
 def validated_distribution(ctx, node):
     """A `torch.distributions` class (or a call of one) whose constructor validates its arguments by default (`Normal`, `Categorical`, ...; not `Independent` or `TransformedDistribution`, which have none), in a module that does not turn validation off with `Distribution.set_default_validate_args(False)`."""
     if type(node) is ast.Call:
@@ -895,48 +899,63 @@ def _statements(block):
 
 def _binds_here(st, name: str) -> bool:
     """The statement itself (not the blocks nested in it) binds `name`."""
+    found = st.__dict__.get("_dl_binds_here")
+    if found is None:      # every name at once, kept on the node: asked again for other names
+        found = st._dl_binds_here = frozenset(_bound_here(st))
+    return name in found
+
+
+def _bound_here(st) -> set:
     t = type(st)
     if t in (ast.Assign, ast.AugAssign, ast.AnnAssign):
         targets = st.targets if t is ast.Assign else [st.target]
-        return any(_binds(x, name) for x in targets) or _walrus(st.value, name)
+        return set().union(*map(_bound, targets)) | _walrus_targets(st.value)
     if t in (ast.For, ast.AsyncFor):
-        return _binds(st.target, name) or _walrus(st.iter, name)
+        return _bound(st.target) | _walrus_targets(st.iter)
     if t in (ast.With, ast.AsyncWith):
-        return any(i.optional_vars is not None and _binds(i.optional_vars, name) for i in st.items)
+        return set().union(*(_bound(i.optional_vars) for i in st.items if i.optional_vars is not None))
     if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
-        return st.name == name
+        return {st.name}
     if t in (ast.Import, ast.ImportFrom):
-        return _binds(st, name)
+        return _bound(st)
     if t is ast.ExceptHandler:
-        return st.name == name
-    return any(_walrus(v, name) for v in ast.iter_child_nodes(st) if isinstance(v, ast.expr))
+        return {st.name} if st.name is not None else set()
+    return set().union(*(_walrus_targets(v) for v in ast.iter_child_nodes(st) if isinstance(v, ast.expr)))
 
 
-def _walrus(expr, name: str) -> bool:
-    return expr is not None and any(type(n) is ast.NamedExpr and n.target.id == name
-                                    for n in ast.walk(expr))
+def _walrus_targets(expr) -> set:
+    if expr is None:
+        return set()
+    return {n.target.id for n in ast.walk(expr) if type(n) is ast.NamedExpr}
 
 
 def _binds(tree, name: str) -> bool:
     """`tree` assigns `name` (assignment, loop or `with` target, walrus, import, def), not
     counting nested functions' own locals."""
+    found = tree.__dict__.get("_dl_binds")
+    if found is None:      # every name at once, kept on the node: asked again for other names
+        found = tree._dl_binds = frozenset(_bound(tree))
+    return name in found
+
+
+def _bound(tree) -> set:
+    """The names `_binds(tree, name)` is true for."""
+    out = set()
     todo = [tree]
     while todo:
         n = todo.pop()
         t = type(n)
-        if t is ast.Name and n.id == name and type(n.ctx) is ast.Store:
-            return True
+        if t is ast.Name and type(n.ctx) is ast.Store:
+            out.add(n.id)
         if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
-            if n.name == name:
-                return True
+            out.add(n.name)
             continue
         if t is ast.Lambda:
             continue
-        if t in (ast.Import, ast.ImportFrom) and any(
-                (a.asname or a.name.split(".")[0]) == name for a in n.names):
-            return True
+        if t in (ast.Import, ast.ImportFrom):
+            out.update(a.asname or a.name.split(".")[0] for a in n.names)
         todo.extend(ast.iter_child_nodes(n))
-    return False
+    return out
 
 
 def _comprehension_targets(ctx, node):

@@ -60,9 +60,10 @@ def suggest_fix(rule, node, binds, analyzer, matcher) -> Fix | None:
 
 def _first_fix(rule, node, analyzer, matcher) -> Fix | None:
     chain = ancestors(analyzer, node)
+    levels = _Levels(chain)
     for spec in rule.fixes:
         for pat in spec.patterns:
-            for target, fbinds, parent, field in _matches(pat, chain, matcher):
+            for target, fbinds, parent, field in _matches(pat, chain, matcher, levels):
                 try:
                     fix = _build(spec, pat, node, target, fbinds, parent, field, analyzer, chain)
                 except (NoFix, SyntaxError, ValueError, RecursionError):
@@ -83,7 +84,36 @@ def ancestors(analyzer, node) -> list:
     return chain
 
 
-def _matches(pat: Pattern, chain, matcher):
+class _Levels:
+    """The statements holding the flagged node, nearest first, each with the node that owns
+    its block, the block and its place there: worked out once for all of a rule's fixes."""
+
+    def __init__(self, chain):
+        self.chain = chain
+        self._levels = None
+
+    def __iter__(self):
+        if self._levels is None:
+            self._levels = list(self._walk())
+        return iter(self._levels)
+
+    def _walk(self):
+        chain = self.chain
+        stmt_index = next((i for i, n in enumerate(chain) if isinstance(n, ast.stmt)), None)
+        if stmt_index is None:
+            return
+        for k in range(stmt_index, len(chain)):
+            stmt = chain[k]
+            if not isinstance(stmt, ast.stmt):
+                continue
+            owner = align.owner_of(stmt, chain[k + 1:])
+            block = align.block_of(owner, stmt)
+            if block is None:
+                return
+            yield owner, block, next(j for j, s in enumerate(block) if s is stmt)
+
+
+def _matches(pat: Pattern, chain, matcher, levels=None):
     """(target, binds, parent, field) for each place around the flagged node where `pat`
     matches; `target` is a node, or a list of statements for a multi-statement pattern."""
     stmt_index = next((i for i, n in enumerate(chain) if isinstance(n, ast.stmt)), None)
@@ -100,15 +130,7 @@ def _matches(pat: Pattern, chain, matcher):
     n = len(pats)
     # The statement holding the flagged node, then each enclosing one: a section of a
     # function body may hold the flagged op deep inside a `with` or a loop.
-    for k in range(stmt_index, len(chain)):
-        stmt = chain[k]
-        if not isinstance(stmt, ast.stmt):
-            continue
-        owner = align.owner_of(stmt, chain[k + 1:])
-        block = align.block_of(owner, stmt)
-        if block is None:
-            return
-        i = next(j for j, s in enumerate(block) if s is stmt)
+    for owner, block, i in (levels if levels is not None else _Levels(chain)):
         for start in range(max(0, i - n + 1), min(i, len(block) - n) + 1):
             window = block[start:start + n]
             b = _match_statements(pats, window, matcher)
