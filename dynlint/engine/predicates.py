@@ -662,16 +662,6 @@ _GRAPH_GUARDS = frozenset({"is_compiling", "is_dynamo_compiling", "is_torchdynam
                            "_get_tracing_state"})
 
 
-def _graph_guard(ctx, test, value: bool) -> bool:
-    """`test` evaluating to `value` implies that the code is not being compiled or traced."""
-    return _guard_implies(ctx, test, value, False)
-
-
-def _compiling_guard(ctx, test, value: bool) -> bool:
-    """`test` evaluating to `value` implies that the code is being compiled or traced."""
-    return _guard_implies(ctx, test, value, True)
-
-
 def _guard_implies(ctx, test, value: bool, compiling: bool) -> bool:
     """`test` evaluating to `value` implies that the code is (`compiling`) or is not being
     compiled or traced."""
@@ -692,22 +682,18 @@ def _guard_implies(ctx, test, value: bool, compiling: bool) -> bool:
 @predicate()
 def compile_only(ctx, node):
     """Only reached while the code is compiled, exported, scripted or traced: in the body of `if torch.compiler.is_compiling():` (or `torch.jit.is_tracing()`, ...) or the `else` of the negative test. There `torch._check(...)` is a hint to the compiler, not a read."""
-    if not _mentions(ctx.analyzer, _GRAPH_GUARDS):
-        return False
-    child = node
-    for anc in reversed(ctx.analyzer.stack):
-        if type(anc) is ast.If and not _contains(anc.test, node):
-            if any(b is child for b in anc.body) and _compiling_guard(ctx, anc.test, True):
-                return True
-            if any(b is child for b in anc.orelse) and _compiling_guard(ctx, anc.test, False):
-                return True
-        child = anc
-    return False
+    return _under_graph_guard(ctx, node, True)
 
 
 @predicate()
 def eager_only(ctx, node):
     """Only reached when the code is not being compiled, exported, scripted or traced: in the body of `if not torch.compiler.is_compiling():` (or `is_exporting()`, `torch.jit.is_scripting()`, `torch.jit.is_tracing()`, `torch._dynamo.is_compiling()`...) or the `else` of the positive test. Such code never becomes part of a graph."""
+    return _under_graph_guard(ctx, node, False)
+
+
+def _under_graph_guard(ctx, node, compiling: bool) -> bool:
+    """`node` sits in a branch of an `if` (statement or expression) whose test, taking that
+    branch, implies the code is (`compiling`) or is not being compiled or traced."""
     if not _mentions(ctx.analyzer, _GRAPH_GUARDS):
         return False
     child = node
@@ -718,9 +704,10 @@ def eager_only(ctx, node):
                 (body is None and any(b is child or _contains(b, node) for b in anc.body))
             in_else = _contains(anc.orelse, node) if type(anc) is ast.IfExp else \
                 any(b is child or _contains(b, node) for b in anc.orelse)
-            if in_body and _graph_guard(ctx, anc.test, True) and not _contains(anc.test, node):
+            if in_body and _guard_implies(ctx, anc.test, True, compiling) and \
+                    not _contains(anc.test, node):
                 return True
-            if in_else and _graph_guard(ctx, anc.test, False):
+            if in_else and _guard_implies(ctx, anc.test, False, compiling):
                 return True
         child = anc
     return False
