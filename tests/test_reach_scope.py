@@ -268,9 +268,10 @@ def test_one_shot_initialisation_is_not_the_step(dynlint, write, tmp_path):
     assert "runs once per object" in r.stdout and "line 11" in r.stdout, r.stdout
 
 
-# Test and example packages (a package named `testing`, `tests`, `examples`...) hold no step
-# code: a goodness-of-fit helper shipped in `pkg.testing` is cold, the same code elsewhere in
-# the package is library code and flagged; the same verdict when the file is checked alone.
+# Test packages (a package named `testing`, `tests`...) hold no step code: a goodness-of-fit
+# helper shipped in `pkg.testing` is cold, the same code elsewhere in the package is library
+# code and flagged; the same verdict when the file is checked alone. An example package is no
+# library either (its helpers are cold), but the models it defines are models.
 GOF = '''\
 import torch
 
@@ -294,7 +295,26 @@ def test_test_and_example_packages_are_cold(dynlint, write, tmp_path):
     alone = dynlint("check", "pkg/testing/gof.py", "--no-cache", cwd=tmp_path)
     assert alone.returncode == 0, alone.stdout
     why = dynlint("check", "--explain", "pkg/testing/gof.py:6", cwd=tmp_path)
-    assert "test or example package" in why.stdout, why.stdout
+    assert "in a test package" in why.stdout, why.stdout
+    why = dynlint("check", "--explain", "pkg/examples/gof.py:6", cwd=tmp_path)
+    assert "in an example package" in why.stdout, why.stdout
+
+
+def test_models_of_example_packages_are_models(dynlint, write, tmp_path):
+    write("pyproject.toml", "[project]\nname = 'pkg'\n")
+    for name in ("pkg/__init__.py", "pkg/examples/__init__.py"):
+        write(name, "")
+    write("pkg/examples/model.py", GOF + """
+
+class Net(torch.nn.Module):
+    def forward(self, x):
+        return x[x > 0]
+""")
+    r = dynlint("check", "pkg", "--no-cache", "--format", "json", cwd=tmp_path)
+    found = {(f["code"], f["line"]) for f in json.loads(r.stdout)}
+    assert found == {("DYN101", 12)}, r.stdout        # the helper stays cold, the model is flagged
+    alone = dynlint("check", "pkg/examples/model.py", "--no-cache", "--format", "json", cwd=tmp_path)
+    assert {(f["code"], f["line"]) for f in json.loads(alone.stdout)} == found
 
 
 # A function that keeps a heap runs a host algorithm (pyro's tracking.hashing.merge_points: a

@@ -49,10 +49,15 @@ _MODULE_BASE = re.compile(
     r"Loss|Attention|Encoder|Decoder|Head|MLP|Embeddings?|Backbone|Transformer|Criterion|"
     r"Pooler|Neck|Stem|Conv\dd|Norm)$"
 )
-# Packages (or modules) of test and example code, by the dotted module name (as ruff and
-# pytest tell tests by their place): `pyro.distributions.testing.gof`, `torch.testing._internal`,
-# `pyro.contrib.examples.polyphonic_data_loader`. Nothing there runs in a user's step.
-_TEST_PARTS = frozenset({"test", "tests", "testing", "examples", "conftest"})
+# Packages (or modules) of test code, by the dotted module name (as ruff and pytest tell tests
+# by their place): `pyro.distributions.testing.gof`, `torch.testing._internal`. Nothing there
+# runs in a user's step.
+_TEST_PARTS = frozenset({"test", "tests", "testing", "conftest"})
+# Example packages (`pyro.contrib.examples.polyphonic_data_loader`, fairseq's `examples.*`)
+# hold models people train, so their model code stays model code; but they are no library:
+# no one's step calls a helper of theirs that their own model code does not reach (those are
+# data preparation and scripts), so such helpers are cold instead of neutral.
+_EXAMPLE_PARTS = frozenset({"examples"})
 _ROOT_METHOD = re.compile(r"^(forward|_forward.*|forward_.*|__call__)$")
 # Module-level functions that implement a forward pass (`eager_attention_forward`).
 _ROOT_FUNCTION = re.compile(r"(^|_)forward($|_)")
@@ -147,7 +152,9 @@ class Scopes:
         self.why: dict[int, FunctionInfo] | None = None
         self.roots: set[int] = set()
         self.bases: dict[str, list[str]] = {}
-        self.test_module: str | None = None     # the module's name when it is test/example code
+        self.test_module: str | None = None     # the module's name when it is test code
+        self.example_module: str | None = None  # the module's name when it is example code
+        self.example_cold: set[int] = set()     # its functions cold for that alone
         self.host_algorithms: set[int] = set()    # ids of functions cold as host algorithms
 
     def release(self) -> None:
@@ -171,19 +178,26 @@ class Scopes:
 
 
 def is_test_module(module: str | None) -> bool:
-    """Whether a dotted module name lies in a test or example package (or is one)."""
+    """Whether a dotted module name lies in a test package (or is one)."""
     return bool(module) and not _TEST_PARTS.isdisjoint(module.split("."))
+
+
+def is_example_module(module: str | None) -> bool:
+    """Whether a dotted module name lies in an example package (or is one)."""
+    return bool(module) and not _EXAMPLE_PARTS.isdisjoint(module.split("."))
 
 
 def index_module(tree: ast.Module, lines: list[str], explain: bool = False,
                  module: str | None = None) -> Scopes:
-    """The pre-pass over one module; `module` (its dotted name, when known) tells test and
-    example packages, whose code is all cold."""
+    """The pre-pass over one module; `module` (its dotted name, when known) tells test
+    packages, whose code is all cold, and example packages, whose code outside their models is."""
     scopes = Scopes()
     if explain:
         scopes.why = {}
     if is_test_module(module):
         scopes.test_module = module
+    elif is_example_module(module):
+        scopes.example_module = module
     order: list[FunctionInfo] = []
     _scan(tree.body, scopes, order, None, None, "", True)
     _assign_roles(scopes, order, lines)
@@ -385,6 +399,11 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
             f.role = Role.COLD
             scopes.host_algorithms.add(id(f))
     _spread_cold(order, graph)
+    if scopes.example_module is not None:
+        for f in order:
+            if f.role == Role.NEUTRAL:
+                f.role = Role.COLD
+                scopes.example_cold.add(id(f))
     for f in order:
         f.modelish = f.role == Role.MODEL or bool(
             _ROOT_METHOD.match(f.name) or "loss" in f.name.lower()
@@ -412,7 +431,10 @@ def _host_algorithm(f: FunctionInfo, scopes: Scopes, lines) -> bool:
 def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
     """Why `_assign_roles` made a cold function cold (for `--explain`), in its order."""
     if scopes.test_module is not None:
-        return f"its module `{scopes.test_module}` is in a test or example package"
+        return f"its module `{scopes.test_module}` is in a test package"
+    if id(f) in scopes.example_cold:
+        return f"its module `{scopes.example_module}` is in an example package and no model " \
+               "code of it reaches it (example helpers are scripts and data preparation, no library)"
     if f.parent is not None and f.parent.role == Role.COLD:
         return f"it is nested in `{f.parent.qualname}`, which is cold"
     if _COLD_FUNC.match(f.name):
