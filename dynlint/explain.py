@@ -141,6 +141,10 @@ def _explain_line(mod: _Module, line: int, cross) -> tuple[str, list[str]]:
             return "model code (reached from another file)", steps + inner + [f"-> line {line}"]
     where = "in this file" + (" nor, through the cross-file step, in its project"
                               if cross is not None else " (--no-cross-file)")
+    if mod.scopes.example_module is not None:
+        return "neutral", [f"{mod.where(f)} is reached from no entry point {where}",
+                           f"its module `{mod.scopes.example_module}` is in an example package, "
+                           "no library: only rules that apply everywhere report here"]
     return "neutral", [f"{mod.where(f)} is reached from no entry point {where}",
                        "only rules that apply everywhere report here"]
 

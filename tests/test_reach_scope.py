@@ -271,7 +271,8 @@ def test_one_shot_initialisation_is_not_the_step(dynlint, write, tmp_path):
 # Test packages (a package named `testing`, `tests`...) hold no step code: a goodness-of-fit
 # helper shipped in `pkg.testing` is cold, the same code elsewhere in the package is library
 # code and flagged; the same verdict when the file is checked alone. An example package is no
-# library either (its helpers are cold), but the models it defines are models.
+# library either (its helpers count only when model code reaches them), but the models it
+# defines are models, and what they call in another file of the package is model code.
 GOF = '''\
 import torch
 
@@ -305,16 +306,23 @@ def test_models_of_example_packages_are_models(dynlint, write, tmp_path):
     for name in ("pkg/__init__.py", "pkg/examples/__init__.py"):
         write(name, "")
     write("pkg/examples/model.py", GOF + """
+from pkg.examples.helpers import positive
+
 
 class Net(torch.nn.Module):
     def forward(self, x):
-        return x[x > 0]
+        return x[x > 0], positive(x)
 """)
+    write("pkg/examples/helpers.py", "import torch\n\n\ndef positive(x):\n    return int(torch.as_tensor(x).sum())\n")
     r = dynlint("check", "pkg", "--no-cache", "--format", "json", cwd=tmp_path)
-    found = {(f["code"], f["line"]) for f in json.loads(r.stdout)}
-    assert found == {("DYN101", 12)}, r.stdout        # the helper stays cold, the model is flagged
-    alone = dynlint("check", "pkg/examples/model.py", "--no-cache", "--format", "json", cwd=tmp_path)
-    assert {(f["code"], f["line"]) for f in json.loads(alone.stdout)} == found
+    found = {(f["path"].replace("\\", "/"), f["code"], f["line"]) for f in json.loads(r.stdout)}
+    # goodness_of_fit (line 6) is reached by nothing: not flagged; the model and its helper are
+    assert found == {("pkg/examples/model.py", "DYN101", 14),
+                     ("pkg/examples/helpers.py", "DYN203", 5)}, r.stdout
+    for path in ("pkg/examples/model.py", "pkg/examples/helpers.py"):
+        alone = dynlint("check", path, "--no-cache", "--format", "json", cwd=tmp_path)
+        assert {(f["path"].replace("\\", "/"), f["code"], f["line"])
+                for f in json.loads(alone.stdout)} == {x for x in found if x[0] == path}
 
 
 # A function that keeps a heap runs a host algorithm (pyro's tracking.hashing.merge_points: a

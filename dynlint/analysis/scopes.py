@@ -7,9 +7,10 @@ Roles say where a function runs (docs/architecture.md has the full statement):
             `steploops.py`, and the methods that run such a loop of their own class),
             what they reach in this file, and functions nested in those;
 * cold    - `__init__`, weight init, training/eval loops, data code, tests, logging, class
-            bodies, `if __name__ == "__main__"`, modules of a test or example package,
+            bodies, `if __name__ == "__main__"`, modules of a test package,
             and what only cold code calls;
-* neutral - library code: in scope, reached by nothing in the file.
+* neutral - library code: in scope, reached by nothing in the file (in an example package:
+            in scope only when the cross-file step finds model code reaching it).
 
 Roles are computed before the expression walk so that rules limited to model code cost
 nothing elsewhere and cold bodies can be skipped. References are read from each function's
@@ -56,7 +57,8 @@ _TEST_PARTS = frozenset({"test", "tests", "testing", "conftest"})
 # Example packages (`pyro.contrib.examples.polyphonic_data_loader`, fairseq's `examples.*`)
 # hold models people train, so their model code stays model code; but they are no library:
 # no one's step calls a helper of theirs that their own model code does not reach (those are
-# data preparation and scripts), so such helpers are cold instead of neutral.
+# data preparation and scripts), so such helpers are reported only when model code of the
+# project reaches them (the cross-file step), as host reads in neutral code are elsewhere.
 _EXAMPLE_PARTS = frozenset({"examples"})
 _ROOT_METHOD = re.compile(r"^(forward|_forward.*|forward_.*|__call__)$")
 # Module-level functions that implement a forward pass (`eager_attention_forward`).
@@ -154,7 +156,6 @@ class Scopes:
         self.bases: dict[str, list[str]] = {}
         self.test_module: str | None = None     # the module's name when it is test code
         self.example_module: str | None = None  # the module's name when it is example code
-        self.example_cold: set[int] = set()     # its functions cold for that alone
         self.host_algorithms: set[int] = set()    # ids of functions cold as host algorithms
 
     def release(self) -> None:
@@ -190,7 +191,7 @@ def is_example_module(module: str | None) -> bool:
 def index_module(tree: ast.Module, lines: list[str], explain: bool = False,
                  module: str | None = None) -> Scopes:
     """The pre-pass over one module; `module` (its dotted name, when known) tells test
-    packages, whose code is all cold, and example packages, whose code outside their models is."""
+    packages, whose code is all cold, and example packages (no library: see _EXAMPLE_PARTS)."""
     scopes = Scopes()
     if explain:
         scopes.why = {}
@@ -399,11 +400,6 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
             f.role = Role.COLD
             scopes.host_algorithms.add(id(f))
     _spread_cold(order, graph)
-    if scopes.example_module is not None:
-        for f in order:
-            if f.role == Role.NEUTRAL:
-                f.role = Role.COLD
-                scopes.example_cold.add(id(f))
     for f in order:
         f.modelish = f.role == Role.MODEL or bool(
             _ROOT_METHOD.match(f.name) or "loss" in f.name.lower()
@@ -432,9 +428,6 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
     """Why `_assign_roles` made a cold function cold (for `--explain`), in its order."""
     if scopes.test_module is not None:
         return f"its module `{scopes.test_module}` is in a test package"
-    if id(f) in scopes.example_cold:
-        return f"its module `{scopes.example_module}` is in an example package and no model " \
-               "code of it reaches it (example helpers are scripts and data preparation, no library)"
     if f.parent is not None and f.parent.role == Role.COLD:
         return f"it is nested in `{f.parent.qualname}`, which is cold"
     if _COLD_FUNC.match(f.name):

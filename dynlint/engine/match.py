@@ -288,7 +288,10 @@ class Engine:
         rule, spec, pat, roles = entry
         frame = analyzer.frame
         conditional = None
-        if frame.role not in roles:
+        role = frame.role
+        if role is Role.NEUTRAL and analyzer.scopes.example_module is not None:
+            role = None     # example code is no library: only model code reaching it counts
+        if role not in roles:
             if not (collect and frame.role == Role.NEUTRAL and frame.top is not None
                     and Role.MODEL in roles):
                 return
