@@ -23,7 +23,7 @@ def _tally(rows, key) -> dict:
     return out
 
 
-def report_b(sample_path, verdicts_path, out_path, function_of, key_of) -> None:
+def report_b(sample_path, verdicts_path, out_path, function_of, key_of, path_of) -> None:
     data = json.load(open(sample_path))
     verdicts = json.load(open(verdicts_path))
     rows, lines, missing = [], [], []
@@ -35,7 +35,7 @@ def report_b(sample_path, verdicts_path, out_path, function_of, key_of) -> None:
         v = verdicts["findings"][key]
         rows.append((f, v["verdict"]))
         rel = key.rsplit(":", 3)[0]
-        path = f["path"]
+        path = path_of(f)
         src = open(path, encoding="utf-8").read().splitlines()[f["line"] - 1].strip().replace("|", "\\|")
         lines.append(f"| {i} | {f['repo']} | `{rel}:{f['line']}` `{function_of(path, f['line'])}` | {f['code']} "
                      f"| {f.get('confidence', '')} | `{src[:90]}` | {'**yes**' if v['verdict'] == 'yes' else 'no'} "

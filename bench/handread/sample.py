@@ -50,6 +50,11 @@ def use_set(name: str) -> None:
     SAMPLE = os.path.join(HERE, f"sample{SET['suffix']}.json")
 
 
+def src_path(f: dict) -> str:
+    """The finding's file under WORK: the path in the sample is relative to the checkout that drew it."""
+    return os.path.join(WORK, "src", f["path"].split("/src/", 1)[1])
+
+
 def finding_key(f: dict) -> str:
     """Path inside the package, line, column, code: what ties a verdict to a finding across redraws."""
     rel = f["path"].split("/src/", 1)[1].split("/", 1)[1]
@@ -158,8 +163,8 @@ def report() -> None:
         verdict, reason = verdicts[str(i)]
         worth += verdict == "yes"
         rel = f["path"].split("/src/", 1)[1].split("/", 1)[1]
-        src = open(f["path"], encoding="utf-8").read().splitlines()[f["line"] - 1].strip().replace("|", "\\|")
-        rows.append(f"| {i} | {f['repo']} | `{rel}:{f['line']}` `{_function(f['path'], f['line'])}` | {f['code']} "
+        src = open(src_path(f), encoding="utf-8").read().splitlines()[f["line"] - 1].strip().replace("|", "\\|")
+        rows.append(f"| {i} | {f['repo']} | `{rel}:{f['line']}` `{_function(src_path(f), f['line'])}` | {f['code']} "
                     f"| {f.get('confidence', '')} | `{src[:90]}` | {'**yes**' if verdict == 'yes' else 'no'} | {reason} |")
     n = len(rows)
     head = [
@@ -194,6 +199,6 @@ if __name__ == "__main__":
     if SET is SETS["b"] and sys.argv[1] == "report":
         from report_b import report_b
         report_b(SAMPLE, os.path.join(HERE, "verdicts_b.json"), os.path.join(REPO, "bench", "results", "handread_b.md"),
-                 _function, finding_key)
+                 _function, finding_key, src_path)
     else:
         {"fetch": fetch, "sample": sample, "report": report}[sys.argv[1]]()
