@@ -276,6 +276,8 @@ class KindInference:
 
     def _method_kind(self, name: str, base: int, node: ast.Call) -> int:
         k = self._method_level(name, base, node)
+        if K.level(k) == TENSOR and name in ("cpu", "to"):
+            k |= hostmem.copied_to_host(self, name, node)
         if base & CPU and K.level(k) == TENSOR:
             k |= hostmem.method(self, name, base, node)
         elif base & CPU and k & HOST:
