@@ -36,13 +36,15 @@ _COLD_FUNC = re.compile(
 )
 # Classes whose methods never run inside a model: by name for preprocessing and tests, and
 # by base class for data loading (datasets, samplers, loader transforms) and training infrastructure (a class merely *named*
-# "...Sampler" may well be called from forward, like torchvision's box samplers).
+# "...Sampler" may well be called from forward, like torchvision's box samplers). Any base named
+# `...Dataset` counts: a library's own dataset bases (`InMemoryDataset`, `TensorDataset`,
+# `HFDataset`) derive from torch's in files the pre-pass does not read.
 _COLD_CLASS = re.compile(
     r"^Test|Tests$|Tokenizer|FeatureExtractor$|ImageProcessor|"
     r"^(?!.*(Attn|Attention)).*Processor(Fast)?$|Config$|Args$|Arguments$",
 )
 _COLD_BASE = re.compile(
-    r"(^|\.)(Dataset|IterableDataset|Sampler|BatchSampler|DataLoader|TestCase|\w*Transform|"
+    r"(^|\.)(\w*Dataset|Sampler|BatchSampler|DataLoader|TestCase|\w*Transform|"
     r"LightningDataModule|DataModule|Trainer|TrainerCallback|Callback|PretrainedConfig)$"
 )
 _MODULE_BASE = re.compile(
