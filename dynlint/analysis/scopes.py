@@ -40,7 +40,7 @@ _COLD_FUNC = re.compile(
 # `...Dataset` counts: a library's own dataset bases (`InMemoryDataset`, `TensorDataset`,
 # `HFDataset`) derive from torch's in files the pre-pass does not read.
 _COLD_CLASS = re.compile(
-    r"^Test|Tests$|Tokenizer|FeatureExtractor$|ImageProcessor|"
+    r"^Test|Tests$|Tokenizer|FeatureExtractor$|ImageProcessor|Collat(e|or)|"
     r"^(?!.*(Attn|Attention)).*Processor(Fast)?$|Config$|Args$|Arguments$",
 )
 _COLD_BASE = re.compile(
@@ -56,6 +56,9 @@ _MODULE_BASE = re.compile(
 # by their place): `pyro.distributions.testing.gof`, `torch.testing._internal`. Nothing there
 # runs in a user's step.
 _TEST_PARTS = frozenset({"test", "tests", "testing", "conftest"})
+# Logging modules (`stable_baselines3.common.logger`, `lightning.pytorch.loggers.csv_logs`):
+# what they read from a tensor is what they were handed to record, after the step.
+_LOGGING_PARTS = frozenset({"logger", "loggers", "logging"})
 # Example packages (`pyro.contrib.examples.polyphonic_data_loader`, fairseq's `examples.*`)
 # hold models people train, so their model code stays model code; but they are no library:
 # no one's step calls a helper of theirs that their own model code does not reach (those are
@@ -157,6 +160,7 @@ class Scopes:
         self.roots: set[int] = set()
         self.bases: dict[str, list[str]] = {}
         self.test_module: str | None = None     # the module's name when it is test code
+        self.logging_module: str | None = None  # the module's name when it is a logging module
         self.example_module: str | None = None  # the module's name when it is example code
         self.host_algorithms: set[int] = set()    # ids of functions cold as host algorithms
 
@@ -185,6 +189,11 @@ def is_test_module(module: str | None) -> bool:
     return bool(module) and not _TEST_PARTS.isdisjoint(module.split("."))
 
 
+def is_logging_module(module: str | None) -> bool:
+    """Whether a dotted module name lies in a logging package (or is a logging module)."""
+    return bool(module) and not _LOGGING_PARTS.isdisjoint(module.split("."))
+
+
 def is_example_module(module: str | None) -> bool:
     """Whether a dotted module name lies in an example package (or is one)."""
     return bool(module) and not _EXAMPLE_PARTS.isdisjoint(module.split("."))
@@ -199,6 +208,8 @@ def index_module(tree: ast.Module, lines: list[str], explain: bool = False,
         scopes.why = {}
     if is_test_module(module):
         scopes.test_module = module
+    elif is_logging_module(module):
+        scopes.logging_module = module
     elif is_example_module(module):
         scopes.example_module = module
     order: list[FunctionInfo] = []
@@ -366,7 +377,7 @@ def _scan(body, scopes: Scopes, order, func, cls, prefix, top) -> None:
 def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -> None:
     """Model code is what model roots reach; cold code is cold by nature or reached only from
     cold code; the rest is neutral ("library": in scope for shape rules, not for host reads)."""
-    if scopes.test_module is not None:
+    if scopes.test_module is not None or scopes.logging_module is not None:
         for f in order:
             f.role = Role.COLD
         return
@@ -430,6 +441,8 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
     """Why `_assign_roles` made a cold function cold (for `--explain`), in its order."""
     if scopes.test_module is not None:
         return f"its module `{scopes.test_module}` is in a test package"
+    if scopes.logging_module is not None:
+        return f"its module `{scopes.logging_module}` is a logging module"
     if f.parent is not None and f.parent.role == Role.COLD:
         return f"it is nested in `{f.parent.qualname}`, which is cold"
     if _COLD_FUNC.match(f.name):
@@ -442,7 +455,7 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
         return "only cold code in this file calls it"
     if _COLD_CLASS.search(cls.name):
         return f"its class `{cls.name}` is named like code that runs outside the model " \
-               "(tests, tokenizers, processors, configs)"
+               "(tests, tokenizers, processors, collate functions, configs)"
     for base in scopes.bases.get(cls.name, ()):
         if _COLD_BASE.search(base):
             return f"its class `{cls.name}` derives from `{base}` (data loading, training, tests)"
