@@ -381,10 +381,18 @@ class Writer:
 
 def to_dense(batch: torch.Tensor):
     return torch.zeros(int(batch.max()) + 1)
+
+
+class Stats:
+    def summarize(self, scores: torch.Tensor):
+        return {"best": self._best(scores)}
+
+    def _best(self, scores: torch.Tensor):
+        return float(scores.max())
 '''
 
 
-def test_collate_classes_dataset_bases_and_logging_modules_are_cold(dynlint, write, tmp_path):
+def test_collate_classes_dataset_bases_summaries_and_logging_modules_are_cold(dynlint, write, tmp_path):
     write("pyproject.toml", "[project]\nname = 'pkg'\n")
     write("pkg/__init__.py", "")
     write("pkg/data.py", "class InMemoryDataset:\n    pass\n")
@@ -402,3 +410,5 @@ def test_collate_classes_dataset_bases_and_logging_modules_are_cold(dynlint, wri
     assert "InMemoryDataset" in why.stdout, why.stdout
     why = dynlint("check", "--explain", "pkg/logger.py:18", cwd=tmp_path)
     assert "logging module" in why.stdout, why.stdout
+    why = dynlint("check", "--explain", "pkg/utils.py:30", cwd=tmp_path)   # only `summarize` calls it
+    assert "cold" in why.stdout, why.stdout

@@ -30,7 +30,7 @@ _COLD_FUNC = re.compile(
     r"__getstate__|__post_init__|_?init_weights?|_?initiali[sz]e.*|reset_parameters|"
     r"reset|extra_repr|train(_.*|ing_step.*)?|fit.*|evaluat.*|eval_.*|validat.*|test_.*|"
     r"main|run|log(_.*)?|collate.*|prepare_data|setup|teardown|.*dataset.*|.*dataloader.*|"
-    r"preprocess.*|load.*|save.*|from_pretrained|plot.*|visuali[sz]e.*|print.*|on_.*|"
+    r"preprocess.*|load.*|save.*|from_pretrained|plot.*|visuali[sz]e.*|print.*|summari[sz]e.*|on_.*|"
     r"configure_optimizers|parse_args|download.*|benchmark.*|profile.*|post_?process.*)$",
     re.IGNORECASE,
 )
