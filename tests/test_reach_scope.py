@@ -389,10 +389,18 @@ class Stats:
 
     def _best(self, scores: torch.Tensor):
         return float(scores.max())
+
+
+def ratio(x: torch.Tensor, y: torch.Tensor) -> float:
+    return float(x[y > 0].sum())              # a statistic: declared to return a float
+
+
+def size_of(index: torch.Tensor) -> int:
+    return int(index.max()) + 1               # a size a step may need: in scope
 '''
 
 
-def test_collate_classes_dataset_bases_summaries_and_logging_modules_are_cold(dynlint, write, tmp_path):
+def test_collate_dataset_summary_statistic_and_logging_code_is_cold(dynlint, write, tmp_path):
     write("pyproject.toml", "[project]\nname = 'pkg'\n")
     write("pkg/__init__.py", "")
     write("pkg/data.py", "class InMemoryDataset:\n    pass\n")
@@ -403,7 +411,7 @@ def test_collate_classes_dataset_bases_summaries_and_logging_modules_are_cold(dy
     found = {(f["path"].replace("\\", "/"), f["line"]) for f in json.loads(r.stdout)}
     # only the library function (a reader of the same data in code that may run in a step)
     # and the writer outside a logging module are reported
-    assert found == {("pkg/utils.py", 18), ("pkg/utils.py", 22)}, found
+    assert found == {("pkg/utils.py", 18), ("pkg/utils.py", 22), ("pkg/utils.py", 38)}, found
     why = dynlint("check", "--explain", "pkg/utils.py:8", cwd=tmp_path)
     assert "collate" in why.stdout, why.stdout
     why = dynlint("check", "--explain", "pkg/utils.py:13", cwd=tmp_path)
@@ -412,3 +420,5 @@ def test_collate_classes_dataset_bases_summaries_and_logging_modules_are_cold(dy
     assert "logging module" in why.stdout, why.stdout
     why = dynlint("check", "--explain", "pkg/utils.py:30", cwd=tmp_path)   # only `summarize` calls it
     assert "cold" in why.stdout, why.stdout
+    why = dynlint("check", "--explain", "pkg/utils.py:34", cwd=tmp_path)
+    assert "return Python floats" in why.stdout, why.stdout

@@ -407,7 +407,8 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
         parent_role = f.parent.role if f.parent is not None else Role.NEUTRAL
         if id(f) in model or parent_role == Role.MODEL:
             f.role = Role.MODEL
-        elif parent_role == Role.COLD or _COLD_FUNC.match(f.name) or (f.cls is not None and f.cls.cold):
+        elif parent_role == Role.COLD or _COLD_FUNC.match(f.name) or (f.cls is not None and f.cls.cold) \
+                or _returns_float(f.node):
             f.role = Role.COLD
         elif host_imports and _host_algorithm(f, scopes, lines):
             f.role = Role.COLD
@@ -437,6 +438,20 @@ def _host_algorithm(f: FunctionInfo, scopes: Scopes, lines) -> bool:
     return any(imports.get(n, "").rpartition(".")[0] in _HOST_ALGORITHMS for n in names if n in imports)
 
 
+def _returns_float(node) -> bool:
+    """Declared to return Python floats (`-> float`, `-> tuple[float, float]`): a statistic or
+    metric of tensors (a graph's assortativity, a group distance ratio), whose reads of tensor
+    data are its result. Not `-> int`, which is often a size a step needs (`num_nodes`)."""
+    ann = node.returns
+    if type(ann) is ast.Subscript and type(ann.value) in (ast.Name, ast.Attribute) and \
+            (ann.value.id if type(ann.value) is ast.Name else ann.value.attr) in ("tuple", "Tuple"):
+        ann = ann.slice
+        items = ann.elts if type(ann) is ast.Tuple else [ann]
+        return bool(items) and all(type(i) is ast.Name and i.id == "float" or
+                                   type(i) is ast.Constant and i.value is Ellipsis for i in items)
+    return type(ann) is ast.Name and ann.id == "float"
+
+
 def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
     """Why `_assign_roles` made a cold function cold (for `--explain`), in its order."""
     if scopes.test_module is not None:
@@ -448,6 +463,8 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
     if _COLD_FUNC.match(f.name):
         return f"its name `{f.name}` is one of code that runs outside the model " \
                "(construction, initialisation, data, training loop, tests, I/O)"
+    if _returns_float(f.node):
+        return "it is declared to return Python floats: a statistic or metric, its reads are its result"
     if id(f) in scopes.host_algorithms:
         return "it keeps a heap or bisects a list (`heapq`, `bisect`): a host algorithm"
     cls = f.cls
