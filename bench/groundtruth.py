@@ -42,6 +42,8 @@ Usage:
     python bench/groundtruth.py --suite new --out bench/results/gt_new.json   # the six packages of
                                         # issue 9 (kornia, diffusers, monai, segment_anything,
                                         # x_transformers, whisper; builders in bench/gt/)
+    python bench/groundtruth.py --suite b --out bench/results/gt_b.json   # ultralytics and
+                                        # torch_geometric (detection, graph learning)
 
 Everything is seeded; a failing model (or phase) is recorded and the run goes on. Each model
 has a time limit (`--timeout`, default 240 s). Use `--threads` to limit torch's intra-op
@@ -1326,7 +1328,8 @@ CLASSIC_PACKAGES = ["torchvision", "transformers"]
 
 
 def suite_models(suite: str) -> tuple[dict, list[str]]:
-    """(name -> builder, packages whose files count) for a suite: classic, new or all."""
+    """(name -> builder, packages whose files count) for a suite: classic, new, all (classic + new)
+    or b (ultralytics, torch_geometric: kept out of `all`)."""
     models, packages = {}, []
     if suite in ("classic", "all"):
         models.update(MODELS)
@@ -1334,6 +1337,11 @@ def suite_models(suite: str) -> tuple[dict, list[str]]:
     if suite in ("new", "all"):
         from gt import new_models
         extra, pkgs = new_models()
+        models.update(extra)
+        packages += pkgs
+    if suite == "b":
+        from gt import suite_b_models
+        extra, pkgs = suite_b_models()
         models.update(extra)
         packages += pkgs
     return models, packages
@@ -1415,8 +1423,9 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=float, default=240)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--list", action="store_true")
-    ap.add_argument("--suite", choices=("classic", "new", "all"), default="classic",
-                    help="classic: torchvision+transformers; new: the packages in bench/gt/")
+    ap.add_argument("--suite", choices=("classic", "new", "all", "b"), default="classic",
+                    help="classic: torchvision+transformers; new: the six packages of bench/gt/; "
+                         "b: ultralytics + torch_geometric (bench/gt/ultralytics_models.py, pyg_models.py)")
     args = ap.parse_args(argv)
     models, packages = suite_models(args.suite)
     names = select(list(models), args.models)
