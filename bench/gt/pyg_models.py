@@ -182,7 +182,7 @@ def link_prediction():
     nodes, `subgraph`, `dropout_node`, `negative_sampling` inside `recon_loss`, the KL term; eval
     scores held-out edges against batched negative samples."""
     def build():
-        from torch_geometric.nn import GCNConv, VGAE
+        from torch_geometric.nn import VGAE, GCNConv
 
         class Encoder(torch.nn.Module):
             def __init__(self):
@@ -199,8 +199,12 @@ def link_prediction():
         data = _graph(n=50, e=200, seed=97)
 
         def run(data):
-            from torch_geometric.utils import (batched_negative_sampling, dropout_node, k_hop_subgraph,
-                                               subgraph)
+            from torch_geometric.utils import (
+                batched_negative_sampling,
+                dropout_node,
+                k_hop_subgraph,
+                subgraph,
+            )
             seeds = torch.arange(0, 10)
             subset, ei, _, _ = k_hop_subgraph(seeds, 2, data.edge_index, relabel_nodes=False,
                                               num_nodes=data.num_nodes)
@@ -244,8 +248,15 @@ def relational_hetero():
     made with `to_hetero` plus an HGTConv on a two-type graph."""
     def build():
         from torch_geometric.data import HeteroData
-        from torch_geometric.nn import (DeepGCNLayer, GENConv, HGTConv, PNAConv, RGCNConv, SAGEConv,
-                                        to_hetero)
+        from torch_geometric.nn import (
+            DeepGCNLayer,
+            GENConv,
+            HGTConv,
+            PNAConv,
+            RGCNConv,
+            SAGEConv,
+            to_hetero,
+        )
         from torch_geometric.utils import degree
         data = _graph(seed=101, edge_dim=4)
         edge_type = torch.randint(0, 3, (data.edge_index.size(1),), generator=gen(102))

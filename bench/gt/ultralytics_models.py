@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from pathlib import Path
 
 import torch
 
@@ -112,9 +113,9 @@ def validate():
         y = _yolo("yolov8n.yaml")
         model = y.model
         from ultralytics.models.yolo.detect import DetectionValidator
-        val = DetectionValidator(save_dir=__import__("pathlib").Path(tempfile.mkdtemp()),
-                                 args=dict(model="yolov8n.yaml", imgsz=IMG, conf=0.25, plots=False,
-                                           save_json=False, task="detect", verbose=False))
+        args = {"model": "yolov8n.yaml", "imgsz": IMG, "conf": 0.25, "plots": False, "save_json": False,
+                "task": "detect", "verbose": False}
+        val = DetectionValidator(save_dir=Path(tempfile.mkdtemp(prefix="dynlint_gt_val")), args=args)
         val.device = torch.device("cpu")
         val.training = True                  # validation during training, as the trainer runs it
         val.data = {"val": "", "nc": len(model.names), "names": model.names}
