@@ -10,7 +10,7 @@ targets so that the losses run too -- under
   (`aten.index.Tensor` only when one of its indices is a bool/uint8 mask) or
   `torch.Tag.data_dependent_output` (`aten._local_scalar_dense`: `.item()`, `bool(t)`,
   `int(t)`, tensors as sizes...), plus `torchvision::nms`, which carries no tag but keeps a
-  data-dependent number of boxes. Each op is attributed to the innermost Python frame whose
+  data-dependent number of boxes, and `aten.is_nonzero` (`bool(t)` under inference mode). Each op is attributed to the innermost Python frame whose
   file lies in the model's package source (transformers/ or torchvision/), skipping torch
   internals; the package frames further out are kept as "callers" (a call site such as
   `box_ops.batched_nms(...)` whose callee runs the op);
@@ -67,7 +67,10 @@ from torch.overrides import TorchFunctionMode
 from torch.utils._python_dispatch import TorchDispatchMode
 
 _MASK_DTYPES = (torch.bool, torch.uint8)
-_EXTRA_DYNAMIC = {"torchvision.nms.default": "torchvision.nms"}   # untagged but dynamic
+# untagged but dynamic or host-reading. `bool(t)` under `torch.inference_mode()` (ultralytics'
+# predictors) dispatches `aten.is_nonzero` itself instead of its decomposition into
+# `_local_scalar_dense`, and that op carries no tag although it reads the value on the host.
+_EXTRA_DYNAMIC = {"torchvision.nms.default": "torchvision.nms", "aten.is_nonzero.default": "aten.is_nonzero"}
 _HOST_READS = {"tolist", "numpy"}
 _FORWARDERS = {"__torch_function__", "__torch_dispatch__"}
 
@@ -238,7 +241,8 @@ class DynamicOps(TorchDispatchMode):
                 if (args[1] if len(args) > 1 else kwargs.get("num_classes", -1)) == -1:
                     self.rec.dynamic("aten.one_hot", "")
             else:
-                self.rec.dynamic(kind, self.rec.last_op if kind.startswith("aten._local") else "")
+                sync = kind.startswith("aten._local") or kind == "aten.is_nonzero"
+                self.rec.dynamic(kind, self.rec.last_op if sync else "")
         out = func(*args, **kwargs)
         name = func.overloadpacket.__name__ if hasattr(func, "overloadpacket") else str(func)
         if name != "_local_scalar_dense":
@@ -1450,7 +1454,8 @@ def main(argv=None) -> int:
                     "versions": {p: getattr(sys.modules.get(p), "__version__", None) for p in packages},
                     "roots": {os.path.basename(p.rstrip(os.sep)): b for p, b in roots.dirs},
                     "recorded": sorted(["dynamic_output_shape (aten.index.Tensor: bool/uint8 index only)",
-                                        "data_dependent_output", "torchvision.nms"])},
+                                        "data_dependent_output", "torchvision.nms",
+                                        "aten.is_nonzero (bool(t) under inference_mode)"])},
            "models": {}}
     t_all = time.time()
     for name in names:

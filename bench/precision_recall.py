@@ -60,7 +60,7 @@ REPO = os.path.dirname(HERE)
 def op_class(op: str) -> str:
     if op.startswith("aten.index"):
         return "mask-index"
-    if op in ("aten._local_scalar_dense", "aten.item", "aten.equal"):
+    if op in ("aten._local_scalar_dense", "aten.item", "aten.equal", "aten.is_nonzero"):
         return "host-sync"
     if "unique" in op:
         return "unique"

@@ -15,7 +15,10 @@ import argparse
 import json
 from collections import Counter, defaultdict
 
-from misslist_b import DIAGNOSES_B, FP_B
+try:   # run as a script (bench/gt on sys.path) or imported as bench's `gt.misslist`
+    from misslist_b import DIAGNOSES_B, FP_B
+except ImportError:
+    from .misslist_b import DIAGNOSES_B, FP_B
 
 SCOPE = "scope: function is `neutral` (not reachable by name from forward/loss in its own file)"
 # (file suffix, function-or-line) -> (cause label, diagnosis)
