@@ -128,6 +128,12 @@ def _explain_line(mod: _Module, line: int, cross) -> tuple[str, list[str]]:
     f = mod.function_at(line)
     if f is None:
         return _outside_functions(mod, line)
+    if f.steps:
+        if not any(start[0] <= line <= end[0] for start, end in f.steps):
+            return "cold", [f"{mod.where(f)} runs a training step (a backward pass through a loss "
+                            "it computed), but this line is outside the step's loop: it runs once per call"]
+        return "model code", [f"{mod.where(f)} runs a training step: a backward pass through a "
+                              "loss it computed, whatever its name", f"-> line {line}"]
     if f.role == Role.MODEL:
         return "model code", mod.chain(f) + [f"-> line {line}"] + _once(f, line)
     if f.role == Role.COLD:

@@ -24,7 +24,7 @@ def _blocks(stdout: str) -> dict:
 def test_explain_the_examples(dynlint, tmp_path):
     shutil.copytree(ROOT / "examples", tmp_path / "examples")
     r = dynlint("check", "--explain", "examples/confirm/graph_pool.py:30",
-                "examples/training_loop.py:16", "examples/detection_head.py:27",
+                "examples/training_loop.py:17", "examples/detection_head.py:27",
                 "examples/detection_head.py:10", cwd=tmp_path)
     assert r.returncode == 1, r.stderr          # some of these lines have findings
     got = _blocks(r.stdout)
@@ -35,8 +35,10 @@ def test_explain_the_examples(dynlint, tmp_path):
                          "-> `global_add_pool` (examples/confirm/graph_pool.py:29)",
                          "-> line 30"]
     assert any("DYN203" in s for s in steps)
-    verdict, steps = got["examples/training_loop.py:16"]
-    assert verdict == "cold" and "`train`" in steps[0] and "its name `train`" in steps[0]
+    verdict, steps = got["examples/training_loop.py:17"]
+    # It runs the backward pass itself: the step, whatever its name; the read every
+    # `log_every` steps is logging, with no finding.
+    assert verdict == "model code" and "`train`" in steps[0] and "runs a training step" in steps[0]
     assert steps[-1] == "no findings on this line"
     verdict, steps = got["examples/detection_head.py:27"]
     assert verdict == "neutral" and "`count_positives`" in steps[0]
@@ -143,3 +145,38 @@ def test_explain_a_file_that_does_not_parse(dynlint, tmp_path):
     assert r.returncode == 1 and "Traceback" not in r.stderr
     verdict, steps = _blocks(r.stdout)["bad.py:1"]
     assert verdict == "not analysed" and any("DYN901" in s for s in steps)
+
+
+_STEP = """\
+    import torch
+
+
+    class PPO:
+        def train(self):
+            for batch in self.buffer.get():
+                loss = (self.policy(batch.obs) - batch.returns).pow(2).mean()
+                self.losses.append(loss.item())
+                loss.backward()
+            return loss.item()
+"""
+
+
+def test_explain_a_training_step(dynlint, tmp_path):
+    """A method that runs the backward pass of a loss it computes is the step, whatever its
+    name: its minibatch loop is model code, what runs once per call is not; the same file in
+    an example package stays cold (example scripts count only when model code reaches them)."""
+    for name in ("algo/ppo.py", "examples/ppo.py"):
+        p = tmp_path / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(textwrap.dedent(_STEP), encoding="utf-8")
+        (p.parent / "__init__.py").write_text("", encoding="utf-8")
+    r = dynlint("check", "--explain", "algo/ppo.py:8", "algo/ppo.py:10", "examples/ppo.py:8",
+                cwd=tmp_path)
+    assert r.returncode == 1, r.stderr
+    got = _blocks(r.stdout)
+    verdict, steps = got["algo/ppo.py:8"]
+    assert verdict == "model code" and "runs a training step" in steps[0]
+    assert "DYN201 `loss.item()`" in steps[-1]
+    verdict, steps = got["algo/ppo.py:10"]
+    assert verdict == "cold" and "outside the step's loop" in steps[0]
+    assert got["examples/ppo.py:8"][0] == "cold"

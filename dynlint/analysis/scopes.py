@@ -22,7 +22,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .steploops import calls_held, drives_model, trains
+from .steploops import calls_held, drives_model, step_spans, trains
 from .roles import Role
 
 _COLD_FUNC = re.compile(
@@ -96,7 +96,7 @@ class ClassInfo:
 
 class FunctionInfo:
     __slots__ = ("name", "qualname", "cls", "parent", "node", "role", "modelish", "top", "_refs",
-                 "_members", "drives")
+                 "_members", "drives", "steps")
 
     def __init__(self, name, qualname, cls, parent, node):
         self.name, self.qualname, self.cls, self.parent, self.node = name, qualname, cls, parent, node
@@ -107,6 +107,9 @@ class FunctionInfo:
         self._refs = None
         self._members = None
         self.drives = False     # one of its loops feeds a model's outputs into the next step
+        # Where it runs a training step of its own (`steploops.step_spans`): model code there
+        # only, whatever its name; empty for other functions.
+        self.steps = ()
 
     def members(self, lines) -> set:
         """Attribute names read after the first part of a dotted name (`x.apply`, `self.dec.update`
@@ -301,7 +304,10 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
     model_refs: set[str] = set()
     for f in scopes.order:
         top_level = f.cls is None and f.parent is None
-        if f.role == Role.MODEL and (f.parent is None or f.parent.role != Role.MODEL):
+        if f.steps:         # a training step is an end: what it calls is no model code for it
+            if top_level:
+                exports[f.name] = (True, frozenset())
+        elif f.role == Role.MODEL and (f.parent is None or f.parent.role != Role.MODEL):
             refs = refs_of(f)
             model_refs |= refs
             if top_level:
@@ -414,10 +420,33 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
             f.role = Role.COLD
             scopes.host_algorithms.add(id(f))
     _spread_cold(order, graph)
+    if scopes.example_module is None:       # example scripts stay cold unless model code reaches them
+        _mark_steps(order, lines)
     for f in order:
         f.modelish = f.role == Role.MODEL or bool(
             _ROOT_METHOD.match(f.name) or "loss" in f.name.lower()
             or (f.cls is not None and f.cls.is_module and not _COLD_FUNC.match(f.name)))
+
+
+def _mark_steps(order: list[FunctionInfo], lines: list[str]) -> None:
+    """A function that runs a backward pass through a loss it computed is the training step
+    (stable-baselines3's `train()`, a Trainer's `training_step`), whatever its name: its code
+    inside the step's span is model code. Marked after the cold spread, so that helpers only
+    it calls keep their role, and not followed to callees (a driver that only calls a step
+    function stays as it is; the step's callees are reached from the model, or are not)."""
+    for f in order:
+        if f.role == Role.MODEL or "backward" not in f.refs(lines)[0]:
+            continue
+        spans = step_spans(f.node)
+        if spans:
+            f.steps = tuple(spans)
+            f.role = Role.MODEL
+
+
+def in_step_span(f: FunctionInfo, node) -> bool:
+    """Whether `node` of a step function (`FunctionInfo.steps`) lies in one of its steps."""
+    at = (node.lineno, node.col_offset)
+    return any(start <= at <= end for start, end in f.steps)
 
 
 # Modules whose data structures live on the host only: a function that keeps a heap or

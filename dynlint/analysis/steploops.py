@@ -266,3 +266,60 @@ def _spread(assigns, names: set, source) -> set:
                 names.update(new)
                 changed = True
     return names
+
+
+# -- training steps ---------------------------------------------------------------------------
+def _computed_here(fnode) -> set[str]:
+    """Names the function binds from a call (`out = model(x)`, `loss += crit(a, b)`) or from
+    such names (`loss = policy_loss + c * value_loss`): values computed in the step, not
+    handed to it."""
+    assigns = [n for n in _own_statements(fnode.body)
+               if type(n) in (ast.Assign, ast.AugAssign, ast.AnnAssign) and n.value is not None]
+    return _spread(assigns, set(), lambda a: any(type(n) is ast.Call for n in ast.walk(a.value)))
+
+
+def _backward_of_computed(call: ast.Call, computed: set[str]) -> bool:
+    """`loss.backward()`, `scaler.scale(loss).backward()`, `crit(a, b).backward()`,
+    `self.accelerator.backward(loss)`, `torch.autograd.backward(loss)`: a backward pass
+    through a tensor the function computed from a call (not `self.loss.backward()`, whose
+    tensor another method computed, nor an autograd Function's own `backward`)."""
+    func = call.func
+    if type(func) is not ast.Attribute or func.attr != "backward":
+        return False
+    recv = func.value
+    if type(recv) is ast.Name and recv.id in computed:
+        return True
+    if type(recv) is ast.Call:          # `crit(a, b).backward()`, `scaler.scale(loss).backward()`
+        return True
+    # `accelerator.backward(loss)`, `torch.autograd.backward(loss)`: the tensor is the argument.
+    return bool(call.args) and type(call.args[0]) is ast.Name and call.args[0].id in computed \
+        and type(recv) in (ast.Name, ast.Attribute)
+
+
+def step_spans(fnode) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """Where the function runs a training step of its own: it calls `.backward()` on a tensor
+    it computed from a call (a model's output, a loss). A backward inside a loop makes the
+    innermost such loop's body the step (a `train()` that iterates over minibatches: what
+    runs before and after the loop runs once per call); a backward outside loops makes the
+    whole body the step (a function called once per batch). Spans are ((line, col), (line,
+    col)) ranges; empty when the function runs no backward pass."""
+    computed = None
+    spans = []
+    stack = [(n, None) for n in fnode.body]
+    while stack:
+        node, loop = stack.pop()
+        if isinstance(node, _NESTED):
+            continue
+        if type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "backward":
+            if computed is None:
+                computed = _computed_here(fnode)
+            if _backward_of_computed(node, computed):
+                body = loop.body if loop is not None else fnode.body
+                span = ((body[0].lineno, body[0].col_offset), (body[-1].end_lineno, body[-1].end_col_offset))
+                if span not in spans:
+                    spans.append(span)
+        inner = node if isinstance(node, _LOOPS) else loop
+        for child in ast.iter_child_nodes(node):
+            in_body = isinstance(node, _LOOPS) and any(child is b for b in node.body)
+            stack.append((child, inner if in_body else loop))
+    return spans

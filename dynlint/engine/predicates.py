@@ -16,6 +16,7 @@ from ..analysis.hostmem import copy_source, names_cpu
 from ..analysis.tensor_api import TENSOR_NAMES
 from ..analysis.kinds import BOOL, HOST, PROBABLE, TENSOR, UNKNOWN
 from ..analysis.oneshot import once_regions
+from ..analysis.scopes import in_step_span
 from ..analysis.tensor_api import HOST_FACTORIES, SEQUENCE_TYPES, VALIDATED_DISTRIBUTIONS
 from .patterns import same_code
 from ..analysis.roles import Role
@@ -797,14 +798,41 @@ def _is_fp16_test(ctx, test) -> bool:
 @predicate()
 def in_model_code(ctx, node):
     """Inside code that runs as part of the model's computation: a `forward` (or `__call__`/`forward_*` of a module), a loss function, a `torch.compile`/`jit.script` function, a helper or method they call in the same file, or a function nested in those."""
-    return (ctx.frame.role == Role.MODEL or ctx.assume_model) and not outside_step(ctx, node)
+    return (ctx.frame.role == Role.MODEL or ctx.assume_model) and not outside_step(ctx, node) \
+        and not _outside_training_step(ctx, node)
+
+
+def _outside_training_step(ctx, node) -> bool:
+    """In a function that is model code because it runs a training step of its own
+    (`scopes._mark_steps`), but outside that step: before or after its minibatch loop."""
+    if ctx.assume_model or ctx.frame.kind != "function":
+        return False
+    info = ctx.analyzer.frame_info()
+    if info is None or not info.steps:
+        return False
+    return not in_step_span(info, node) or _periodic(ctx, node)
+
+
+def _periodic(ctx, node) -> bool:
+    """Under `if step % log_every == 0:` (a test holding a `%`): logging every few steps,
+    whose read is paid once per period, not per step."""
+    child = node
+    for anc in reversed(ctx.analyzer.stack):
+        if type(anc) is ast.If and any(b is child for b in anc.body) and any(
+                type(n) is ast.BinOp and type(n.op) is ast.Mod for n in ast.walk(anc.test)):
+            return True
+        if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return False
+        child = anc
+    return False
 
 
 @predicate()
 def in_step_code(ctx, node):
     """Inside a function that may run inside the step: model code, or library code that nothing in the file reaches from model code or from cold code only (a scheduler's `step`, a box utility a detector calls from another file). Not module level, class bodies, cold code."""
     if ctx.assume_model or ctx.frame.role == Role.MODEL:
-        return (ctx.assume_model or ctx.frame.kind == "function") and not outside_step(ctx, node)
+        return (ctx.assume_model or ctx.frame.kind == "function") and not outside_step(ctx, node) \
+            and not _outside_training_step(ctx, node)
     if ctx.frame.kind != "function" or ctx.frame.role == Role.COLD or outside_step(ctx, node):
         return False
     # Library code that no entry point reaches: it may run in a step, or may be setup, data
@@ -816,7 +844,8 @@ def in_step_code(ctx, node):
 @predicate()
 def in_cold_code(ctx, node):
     """Inside code that never runs inside the model graph and is not called from it: `__init__`, weight initialisation, training/eval loops, data preparation, tests, module level under `if __name__ == "__main__"`, class bodies."""
-    return ctx.frame.role == Role.COLD or ctx.frame.kind in ("class", "main") or outside_step(ctx, node)
+    return ctx.frame.role == Role.COLD or ctx.frame.kind in ("class", "main") or outside_step(ctx, node) \
+        or _outside_training_step(ctx, node)
 
 
 @predicate()
@@ -825,7 +854,7 @@ def in_unrolled_code(ctx, node):
     if not (ctx.frame.role == Role.MODEL or ctx.assume_model):
         return False
     info = ctx.analyzer.frame_info()
-    return info is None or not info.drives
+    return info is None or not (info.drives or info.steps)
 
 
 @predicate()
