@@ -815,12 +815,14 @@ def _outside_training_step(ctx, node) -> bool:
 
 def _periodic(ctx, node) -> bool:
     """Under `if step % log_every == 0:` (a test holding a `%`): logging every few steps,
-    whose read is paid once per period, not per step."""
+    whose read is paid once per period, not per step. Not a block that runs a backward pass
+    itself (TD3's delayed actor update under `if n % policy_delay == 0:` is a step)."""
     child = node
     for anc in reversed(ctx.analyzer.stack):
         if type(anc) is ast.If and any(b is child for b in anc.body) and any(
                 type(n) is ast.BinOp and type(n.op) is ast.Mod for n in ast.walk(anc.test)):
-            return True
+            return not any(type(n) is ast.Call and type(n.func) is ast.Attribute
+                           and n.func.attr == "backward" for b in anc.body for n in ast.walk(b))
         if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             return False
         child = anc
