@@ -5,7 +5,9 @@ Roles say where a function runs (docs/architecture.md has the full statement):
 * model   - roots (`forward` and friends, autograd Functions, Lightning step methods,
             loss/scorer classes, compiled functions, loops that drive a model:
             `steploops.py`, and the methods that run such a loop of their own class),
-            what they reach in this file, and functions nested in those;
+            what they reach in this file, and functions nested in those; and training
+            steps: a function that runs `.backward()` through a loss it computed (its
+            minibatch loop only, not followed to callees: `steploops.step_spans`);
 * cold    - `__init__`, weight init, training/eval loops, data code, tests, logging, class
             bodies, `if __name__ == "__main__"`, modules of a test package,
             and what only cold code calls;
