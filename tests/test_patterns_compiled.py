@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from dynlint.analysis.scopes import index_module
 from dynlint.engine.patterns import Matcher, compile_pattern
 from dynlint.engine.rules import load_rules
 
@@ -57,25 +58,12 @@ def _interpreted(matcher, pat, node):
 
 @pytest.mark.parametrize("path", [*SOURCES, None], ids=lambda p: p.name if p else "synthetic")
 def test_compiled_patterns_match_as_interpreted(path):
-    tree = ast.parse(path.read_text(encoding="utf-8") if path else SYNTHETIC.replace(
-        "if c:\n    return x", "def g():\n    if c:\n        return x"))
-    imports = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            imports.update({a.asname or a.name: f"{node.module}.{a.name}" for a in node.names})
-        elif isinstance(node, ast.Import):
-            imports.update({a.asname or a.name: a.name for a in node.names if a.asname})
-
-    def qualname(node):
-        parts = []
-        while type(node) is ast.Attribute:
-            parts.append(node.attr)
-            node = node.value
-        if type(node) is not ast.Name:
-            return None
-        return ".".join([imports.get(node.id, node.id), *reversed(parts)])
-
-    matcher = Matcher(qualname)
+    source = path.read_text(encoding="utf-8") if path else SYNTHETIC.replace(
+        "if c:\n    return x", "def g():\n    if c:\n        return x")
+    tree = ast.parse(source)
+    # Names resolve through the module's imports, as in a check (`nz` is `torch.nonzero`).
+    scopes = index_module(tree, source.split("\n"))
+    matcher = Matcher(scopes.qualname)
     nodes = list(ast.walk(tree))
     hits = 0
     for pat in _patterns():

@@ -261,15 +261,8 @@ class Matcher:
         if not (self._glob(p.args, 0, t.args, 0, binds) if open_ended else
                 self._seq_plain(p.args, t.args, binds)):
             return False
-        given = {k.arg: k.value for k in t.keywords}
-        for kw in p.keywords:
-            if kw.arg is None or kw.arg not in given:
-                return False
-            if not self._node(kw.value, given[kw.arg], binds):
-                return False
-        if not open_ended and len(given) != len(p.keywords):
-            return False
-        return True
+        return _keywords_match([(kw.arg, kw.value) for kw in p.keywords], t.keywords,
+                               not open_ended, lambda pv, tv: self._node(pv, tv, binds))
 
     def _seq(self, ps: list, ts: list, binds) -> bool:
         """Glob-match lists: `...` items in the pattern absorb any run of target items."""
@@ -395,7 +388,6 @@ def _compiled_call(p: ast.Call, open_ended: bool):
     args = None if open_ended else _compiled_items(p.args)
     pargs = p.args
     keywords = tuple((kw.arg, _compiled(kw.value)) for kw in p.keywords)
-    n_keywords = len(p.keywords)
 
     def call(t, binds, mt):
         if type(t) is not ast.Call or not func(t.func, binds, mt):
@@ -403,13 +395,16 @@ def _compiled_call(p: ast.Call, open_ended: bool):
         if not (mt._glob(pargs, 0, t.args, 0, binds) if args is None else
                 _items_match(args, t.args, binds, mt)):
             return False
-        given = {k.arg: k.value for k in t.keywords}
-        for arg, value in keywords:
-            if arg is None or arg not in given:
-                return False
-            if not value(given[arg], binds, mt):
-                return False
-        if args is not None and len(given) != n_keywords:
-            return False
-        return True
+        return _keywords_match(keywords, t.keywords, args is not None,
+                               lambda value, tv: value(tv, binds, mt))
     return call
+
+
+def _keywords_match(wanted, given_keywords, closed: bool, match) -> bool:
+    """Each (name, pattern) of `wanted` is given and `match(pattern, value)`; a `closed` call
+    pattern (no `...`) admits no other keyword."""
+    given = {k.arg: k.value for k in given_keywords}
+    for arg, pv in wanted:
+        if arg is None or arg not in given or not match(pv, given[arg]):
+            return False
+    return not closed or len(given) == len(wanted)
