@@ -58,6 +58,29 @@ def _scope_of(spec):
     return found or None
 
 
+def _holds(p, ctx, target, memo) -> bool:
+    """`p(ctx, target)`, remembered while the entries of one node are tried: most entries
+    tried on a node share conditions (`loaded`, `in_step_code`, `possible_tensor` of the
+    same operand), and the walk does not move between them. A predicate without arguments
+    depends only on the analyzer, the matched node and `target` (and on whether model code is
+    assumed); its one effect, setting `weak` or `library` on the context, is replayed."""
+    if p.args:
+        return p(ctx, target)
+    key = (p.fn, id(target), ctx.assume_model)
+    hit = memo.get(key)
+    if hit is None:
+        weak, library = ctx.weak, ctx.library
+        ctx.weak = ctx.library = False
+        hit = memo[key] = (bool(p.fn(ctx, target)), ctx.weak, ctx.library)
+        ctx.weak, ctx.library = weak or hit[1], library or hit[2]
+    else:
+        if hit[1]:
+            ctx.weak = True
+        if hit[2]:
+            ctx.library = True
+    return hit[0] != p.negate
+
+
 class _Candidate:
     __slots__ = ("rule", "spec", "node", "binds", "ctx", "fix", "conditional")
 
@@ -174,20 +197,23 @@ class Engine:
         index = self._index_for(source)
         by_call, any_call = index.by_call, index.any_call
         try_ = self._try
+        memo: dict = {}             # see _holds: emptied before each node's entries
 
         def on_call(node):
+            memo.clear()
             for entry in by_call.get(_callee_key(node.func, analyzer.imports), ()):
-                try_(entry, node, analyzer, matcher, candidates, collect)
+                try_(entry, node, analyzer, matcher, candidates, collect, memo)
             for entry in any_call:
-                try_(entry, node, analyzer, matcher, candidates, collect)
+                try_(entry, node, analyzer, matcher, candidates, collect, memo)
 
         def typed(entries):
             def on_node(node):
+                memo.clear()
                 for entry in entries:
-                    try_(entry, node, analyzer, matcher, candidates, collect)
+                    try_(entry, node, analyzer, matcher, candidates, collect, memo)
             return on_node
 
-        state = (analyzer, matcher, candidates, collect)
+        state = (analyzer, matcher, candidates, collect, memo)
         analyzer.hooks = {t: self._indexed(t, entries, typed, state, index.typed_lists)
                           for t, entries in index.by_type.items()}
         if by_call or any_call:
@@ -233,9 +259,10 @@ class Engine:
         if not paths:
             return typed([entry for _, entry in entries])
         try_ = self._try
-        analyzer, matcher, candidates, collect = state
+        analyzer, matcher, candidates, collect, memo = state
 
         def on_node(node):
+            memo.clear()
             keys = [node_type]
             for path in paths:
                 target = node
@@ -250,7 +277,7 @@ class Engine:
                 todo = lists[keys] = [entry for index, entry in entries
                                       if index is None or by_path[index[0]] == index[1]]
             for entry in todo:
-                try_(entry, node, analyzer, matcher, candidates, collect)
+                try_(entry, node, analyzer, matcher, candidates, collect, memo)
         return on_node
 
     def _walk_anyway(self, analyzer) -> set:
@@ -284,7 +311,7 @@ class Engine:
                     out.append((c.conditional, f))
         return out
 
-    def _try(self, entry, node, analyzer, matcher, out, collect=False) -> None:
+    def _try(self, entry, node, analyzer, matcher, out, collect=False, memo=None) -> None:
         rule, spec, pat, roles = entry
         frame = analyzer.frame
         conditional = None
@@ -303,14 +330,18 @@ class Engine:
         parent = stack[-2] if stack and stack[-1] is node and len(stack) > 1 else \
             (stack[-1] if stack and stack[-1] is not node else None)
         ctx = MatchContext(analyzer, node, binds, parent, frame, conditional is not None)
-        for p in spec.when:
-            if not p(ctx, node):
-                return
+        if memo is None:
+            memo = {}
+        # What the bindings are before where the code is: kinds are remembered per node and
+        # seldom hold, while the place conditions walk the ancestors (guards, raise branches).
         for var, preds in spec.where.items():
             target = binds.get(var)
             for p in preds:
-                if not p(ctx, target):
+                if not _holds(p, ctx, target, memo):
                     return
+        for p in spec.when:
+            if not _holds(p, ctx, node, memo):
+                return
         fix = None
         if rule.fixes:
             from ..fix.suggest import suggest_fix   # only files with fixable rules pay for this
