@@ -110,7 +110,12 @@ class KindInference:
                 return NOT
             return self.kind(node.operand) & ~SHAPE
         if t is ast.BoolOp:
-            return max(K.level(self.kind(v)) for v in node.values)
+            values, truth = node.values, type(node.op) is ast.And
+            lv = K.level(self.kind(values[0]))
+            for i in range(1, len(values)):       # what earlier operands proved (walker)
+                with self.narrowing(self.operand_facts(values[:i], truth)):
+                    lv = max(lv, K.level(self.kind(values[i])))
+            return lv
         if t is ast.IfExp:
             a, b = self.kind(node.body), self.kind(node.orelse)
             return max(K.level(a), K.level(b)) | (a & b & (BOOL | CPU))
@@ -284,6 +289,12 @@ class KindInference:
 
     def _method_level(self, name: str, base: int, node: ast.Call) -> int:
         lv = K.level(base)
+        if name in K.NEW_FACTORIES and lv >= UNKNOWN and not base & (HOST | K.ARRAY):
+            # `x.new_zeros(n, dtype=torch.bool)`: the dtype given, else the receiver's.
+            for kw in node.keywords:
+                if kw.arg == "dtype":
+                    return TENSOR | (BOOL if self._is_bool_dtype(kw.value) else 0)
+            return TENSOR | (base & BOOL)
         if base & HOST:
             return NOT | HOST if name in K.HOST_METHODS or lv == NOT else UNKNOWN
         if base & K.ARRAY or name in K.STR_METHODS or _str_split(name, node):
@@ -307,9 +318,10 @@ class KindInference:
             # Not a tensor method: the receiver is some other object (a ModelOutput, a cache,
             # a dict), whatever its annotation claims.
             return PROBABLE if lv == PROBABLE else UNKNOWN
-        if name in K.HOST_METHODS:
+        if name in K.HOST_METHODS or name == "is_nonzero":
             return NOT | HOST
-        if name in K.NOT_TENSOR_METHODS:
+        if name in K.NOT_TENSOR_METHODS or name.startswith("is_"):
+            # `t.is_inference()`, `t.is_floating_point()`: Python bools about the tensor.
             return NOT | (SHAPE if name == "size" and not node.args else 0)
         if name in K.BOOL_FUNCS or name == "bool":
             return TENSOR | BOOL
