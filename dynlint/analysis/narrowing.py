@@ -13,36 +13,38 @@ import ast
 from . import kinds as K
 from .kinds import NOT, PROBABLE, TENSOR
 
-# Scalar types: their instances are never tensors, nor hold any. (Containers are left out: a
-# name narrowed to `tuple` keeps what the walk knew of its items.)
+# Scalar types: their instances are never tensors, nor hold any. Containers are never tensors
+# either, but a name narrowed to `tuple` keeps what the walk knew of its items: they count
+# only where the question is whether a path can carry a tensor (`containers=True`).
 _NOT_TENSOR_TYPES = frozenset("""
 int float bool str bytes complex NoneType type
 numbers.Number numbers.Real numbers.Integral numbers.Complex
 """.split())
+_CONTAINER_TYPES = frozenset("tuple list dict set frozenset".split())
 
 
-def facts(analyzer, test: ast.AST, truth: bool) -> dict:
+def facts(analyzer, test: ast.AST, truth: bool, containers: bool = False) -> dict:
     """name -> kind, for the names `test` narrows when it evaluates to `truth`."""
     t = type(test)
     if t is ast.UnaryOp and type(test.op) is ast.Not:
-        return facts(analyzer, test.operand, not truth)
+        return facts(analyzer, test.operand, not truth, containers)
     if t is ast.BoolOp:
         # All operands of an `and` hold when it is true; none of an `or` when it is false.
         if (type(test.op) is ast.And) != truth:
             return {}
         out: dict = {}
         for v in test.values:
-            out.update(facts(analyzer, v, truth))
+            out.update(facts(analyzer, v, truth, containers))
         return out
     if not truth or t is not ast.Call:
         return {}
-    name, kind = _type_test(analyzer, test)
+    name, kind = _type_test(analyzer, test, containers)
     if name is None:
         return {}
     return {name: kind}
 
 
-def _type_test(analyzer, call: ast.Call):
+def _type_test(analyzer, call: ast.Call, containers: bool):
     """(`x`, kind) for `isinstance(x, T)` / `torch.is_tensor(x)` that settles tensor-ness."""
     f, args = call.func, call.args
     if call.keywords or not args or type(args[0]) is not ast.Name:
@@ -51,7 +53,7 @@ def _type_test(analyzer, call: ast.Call):
     if type(f) is ast.Name and f.id == "isinstance" and len(args) == 2 and \
             "isinstance" not in analyzer.imports:
         types = args[1].elts if type(args[1]) is ast.Tuple else [args[1]]
-        verdicts = {_type_kind(analyzer, ty) for ty in types}
+        verdicts = {_type_kind(analyzer, ty, containers) for ty in types}
         if len(verdicts) == 1 and None not in verdicts:
             return name, verdicts.pop()
         return None, None
@@ -61,14 +63,14 @@ def _type_test(analyzer, call: ast.Call):
     return None, None
 
 
-def _type_kind(analyzer, ty: ast.AST):
+def _type_kind(analyzer, ty: ast.AST, containers: bool):
     if type(ty) not in (ast.Name, ast.Attribute):
         return None
     q = analyzer.qualname(ty)
     if q is not None and q.startswith("torch."):
         return TENSOR if q.rsplit(".", 1)[-1] in K.TENSOR_ANNOTATIONS else None
-    if type(ty) is ast.Name and ty.id in _NOT_TENSOR_TYPES and ty.id not in analyzer.imports \
-            and ty.id not in analyzer.classes:
+    if type(ty) is ast.Name and ty.id not in analyzer.imports and ty.id not in analyzer.classes \
+            and (ty.id in _NOT_TENSOR_TYPES or containers and ty.id in _CONTAINER_TYPES):
         return NOT
     return NOT if q in _NOT_TENSOR_TYPES else None
 

@@ -321,9 +321,13 @@ class Analyzer(KindInference):
         if _ends(node.body) or _ends(node.orelse):
             return
         env = self.frame.env
+        # A path the test proves a name not to be a tensor on (`if not isinstance(s, tuple):
+        # s = s.tolist()`: a tuple otherwise) carries no tensor in it.
+        proved = (narrowing.facts(self, node.test, True, containers=True),
+                  narrowing.facts(self, node.test, False, containers=True))
         for name in in_body | in_else:
-            a = mid.get(name) if name in in_body else pre.get(name)
-            b = env.get(name) if name in in_else else pre.get(name)
+            a = mid.get(name) if name in in_body else _unless_proved(pre.get(name), proved[0], name)
+            b = env.get(name) if name in in_else else _unless_proved(pre.get(name), proved[1], name)
             if a is None or b is None:
                 continue
             for t, other in ((a, b), (b, a)):
@@ -604,6 +608,10 @@ def _stored_names(stmts) -> set:
                     type(n.value) is ast.Name:
                 out.add(n.value.id + "." + n.attr)      # `self.w = ...`: the attribute's key
     return out
+
+
+def _unless_proved(k, facts: dict, name: str):
+    return NOT if k is not None and facts.get(name) == NOT else k
 
 
 def _ends(stmts) -> bool:
