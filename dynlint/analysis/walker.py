@@ -317,10 +317,14 @@ class Analyzer(KindInference):
         Python number read from tensor data on the other (`n = counts.max()`, then `n =
         int(n) ...` on a rare branch) stays a tensor: on the path that keeps it, the code
         uses a tensor (`torch.zeros(b, n)` reads it back), whatever the other path does."""
-        in_body, in_else = _stored_names(node.body), _stored_names(node.orelse)
         if _ends(node.body) or _ends(node.orelse):
             return
         env = self.frame.env
+        # Only names that held both a tensor and such a number somewhere here are worth the
+        # scan of the branches for what they bind.
+        if not any(_tensor_and_number(pre.get(n), mid.get(n), k) for n, k in env.items()):
+            return
+        in_body, in_else = _stored_names(node.body), _stored_names(node.orelse)
         # A path the test proves a name not to be a tensor on (`if not isinstance(s, tuple):
         # s = s.tolist()`: a tuple otherwise) carries no tensor in it.
         proved = (narrowing.facts(self, node.test, True, containers=True),
@@ -331,7 +335,7 @@ class Analyzer(KindInference):
             if a is None or b is None:
                 continue
             for t, other in ((a, b), (b, a)):
-                if K.level(t) == TENSOR and not t & HOST and K.level(other) == NOT and other & HOST:
+                if _is_tensor(t) and _is_number(other):
                     env[name] = t
                     break
 
@@ -608,6 +612,19 @@ def _stored_names(stmts) -> set:
                     type(n.value) is ast.Name:
                 out.add(n.value.id + "." + n.attr)      # `self.w = ...`: the attribute's key
     return out
+
+
+def _is_tensor(k) -> bool:
+    return k is not None and K.level(k) == TENSOR and not k & HOST
+
+
+def _is_number(k) -> bool:
+    """A Python value read from tensor data (`int(n)`, `n.item()`)."""
+    return k is not None and K.level(k) == NOT and bool(k & HOST)
+
+
+def _tensor_and_number(*ks) -> bool:
+    return any(_is_tensor(k) for k in ks) and any(_is_number(k) for k in ks)
 
 
 def _unless_proved(k, facts: dict, name: str):
