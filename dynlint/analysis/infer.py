@@ -110,11 +110,13 @@ class KindInference:
                 return NOT
             return self.kind(node.operand) & ~SHAPE
         if t is ast.BoolOp:
-            values, truth = node.values, type(node.op) is ast.And
-            lv = K.level(self.kind(values[0]))
-            for i in range(1, len(values)):       # what earlier operands proved (walker)
-                with self.narrowing(self.operand_facts(values[:i], truth)):
-                    lv = max(lv, K.level(self.kind(values[i])))
+            proved = self.operand_facts(node)     # what earlier operands proved (walker)
+            if proved is None:
+                return max(K.level(self.kind(v)) for v in node.values)
+            lv = NOT
+            for v, facts in zip(node.values, proved):
+                with self.narrowing(facts):
+                    lv = max(lv, K.level(self.kind(v)))
             return lv
         if t is ast.IfExp:
             a, b = self.kind(node.body), self.kind(node.orelse)

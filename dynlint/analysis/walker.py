@@ -299,11 +299,9 @@ class Analyzer(KindInference):
         else:
             pre = dict(self.frame.env)
             self.child(node.test)
-            with self.narrowing(narrowing.facts(self, node.test, True), node.body):
-                self.visit_all(node.body)
+            self._narrowed_block(narrowing.facts(self, node.test, True), node.body)
             mid = dict(self.frame.env)
-            with self.narrowing(narrowing.facts(self, node.test, False), node.orelse):
-                self.visit_all(node.orelse)
+            self._narrowed_block(narrowing.facts(self, node.test, False), node.orelse)
             self._join_tensor_paths(pre, mid, node)
             # A name the `else` binds holds, on the other path, what the body left in it; one
             # only the body binds holds what it held before the `if`.
@@ -322,14 +320,16 @@ class Analyzer(KindInference):
         env = self.frame.env
         # Only names that held both a tensor and such a number somewhere here are worth the
         # scan of the branches for what they bind.
-        if not any(_tensor_and_number(pre.get(n), mid.get(n), k) for n, k in env.items()):
+        names = [n for d in (pre, mid, env) for n, k in d.items() if k & HOST]
+        names = [n for n in names if _tensor_and_number(pre.get(n), mid.get(n), env.get(n))]
+        if not names:
             return
         in_body, in_else = _stored_names(node.body), _stored_names(node.orelse)
         # A path the test proves a name not to be a tensor on (`if not isinstance(s, tuple):
         # s = s.tolist()`: a tuple otherwise) carries no tensor in it.
         proved = (narrowing.facts(self, node.test, True, containers=True),
                   narrowing.facts(self, node.test, False, containers=True))
-        for name in in_body | in_else:
+        for name in (in_body | in_else).intersection(names):
             a = mid.get(name) if name in in_body else _unless_proved(pre.get(name), proved[0], name)
             b = env.get(name) if name in in_else else _unless_proved(pre.get(name), proved[1], name)
             if a is None or b is None:
@@ -338,6 +338,13 @@ class Analyzer(KindInference):
                 if _is_tensor(t) and _is_number(other):
                     env[name] = t
                     break
+
+    def _narrowed_block(self, facts: dict, stmts) -> None:
+        if not facts:
+            self.visit_all(stmts)
+            return
+        with self.narrowing(facts, stmts):
+            self.visit_all(stmts)
 
     @contextmanager
     def narrowing(self, facts: dict, stmts=None):
@@ -369,17 +376,28 @@ class Analyzer(KindInference):
         """Each operand is walked knowing what the operands before it proved (`isinstance(t,
         Tensor) and t.any()`, `not isinstance(t, float) or t != 1`)."""
         values = node.values
-        truth = type(node.op) is ast.And
-        self.child(values[0])
-        for i in range(1, len(values)):
-            with self.narrowing(self.operand_facts(values[:i], truth)):
-                self.child(values[i])
+        proved = self.operand_facts(node)
+        if proved is None:
+            self.generic(node)
+            return
+        for v, facts in zip(values, proved):
+            if facts:
+                with self.narrowing(facts):
+                    self.child(v)
+            else:
+                self.child(v)
 
-    def operand_facts(self, before, truth: bool) -> dict:
-        out: dict = {}
-        for v in before:
-            out.update(narrowing.facts(self, v, truth))
-        return out
+    def operand_facts(self, node: ast.BoolOp):
+        """For each operand, what the operands before it proved when it is evaluated; None
+        when no operand proves anything (the common case)."""
+        truth = type(node.op) is ast.And
+        out, known = [{}], {}
+        for v in node.values[:-1]:
+            facts = narrowing.facts(self, v, truth)
+            if facts:
+                known = {**known, **facts}
+            out.append(known)
+        return out if known else None
 
     # -- scopes -----------------------------------------------------------------------
     def _function(self, node) -> None:
