@@ -111,7 +111,14 @@ class KindInference:
                 return NOT
             return self.kind(node.operand) & ~SHAPE
         if t is ast.BoolOp:
-            return max(K.level(self.kind(v)) for v in node.values)
+            proved = self.operand_facts(node)     # what earlier operands proved (walker)
+            if proved is None:
+                return max(K.level(self.kind(v)) for v in node.values)
+            lv = NOT
+            for v, facts in zip(node.values, proved):
+                with self.narrowing(facts):
+                    lv = max(lv, K.level(self.kind(v)))
+            return lv
         if t is ast.IfExp:
             a, b = self.kind(node.body), self.kind(node.orelse)
             return max(K.level(a), K.level(b)) | (a & b & (BOOL | CPU))
@@ -287,6 +294,12 @@ class KindInference:
 
     def _method_level(self, name: str, base: int, node: ast.Call) -> int:
         lv = K.level(base)
+        if name in K.NEW_FACTORIES and lv >= UNKNOWN and not base & (HOST | K.ARRAY):
+            # `x.new_zeros(n, dtype=torch.bool)`: the dtype given, else the receiver's.
+            for kw in node.keywords:
+                if kw.arg == "dtype":
+                    return TENSOR | (BOOL if self._is_bool_dtype(kw.value) else 0)
+            return TENSOR | (base & BOOL)
         if base & HOST:
             return NOT | HOST if name in K.HOST_METHODS or lv == NOT else UNKNOWN
         if name == "astype":
@@ -312,9 +325,10 @@ class KindInference:
             # Not a tensor method: the receiver is some other object (a ModelOutput, a cache,
             # a dict), whatever its annotation claims.
             return PROBABLE if lv == PROBABLE else UNKNOWN
-        if name in K.HOST_METHODS:
+        if name in K.HOST_METHODS or name == "is_nonzero":
             return NOT | HOST
-        if name in K.NOT_TENSOR_METHODS:
+        if name in K.NOT_TENSOR_METHODS or name.startswith("is_"):
+            # `t.is_inference()`, `t.is_floating_point()`: Python bools about the tensor.
             return NOT | (SHAPE if name == "size" and not node.args else 0)
         if name in K.BOOL_FUNCS or name == "bool":
             return TENSOR | BOOL
