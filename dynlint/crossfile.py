@@ -20,6 +20,7 @@ import sys
 
 from .project import source
 from .project.cache import Configurations, content_hash
+from .project.index import Index
 from .project.scope import module_name, unnamed_files
 from .result_json import facts_from_json, facts_to_json
 from .engine.match import FileFacts
@@ -27,6 +28,7 @@ from .engine.match import FileFacts
 PARALLEL_THRESHOLD = 64         # files whose facts are missing, before processes pay off
 _GATES: list = []               # (engine, max file size) per configuration, for the workers
 _EMPTY = FileFacts("")
+_GATE_OF: dict = {}             # path of a file not checked -> its configuration's number
 
 
 def resolve(all_facts, why: dict | None = None) -> list:
@@ -58,6 +60,71 @@ def resolve(all_facts, why: dict | None = None) -> list:
             todo.append(name.rpartition(".")[0] + ".<module>")
     return [finding for facts in all_facts for func, finding in facts.conditional
             if f"{facts.module}.{func}" in model]
+
+
+MAX_ROUNDS = 6      # rounds of the summaries' fixed point (chains of helpers are short)
+
+
+def settle(named: list, others: list, recheck) -> None:
+    """Function summaries across files, to a fixed point (in place).
+
+    `named` are the facts of the files checked, `others` those of the project's other files
+    (from the scopes pre-pass: classes and re-exports, no summaries). Each round builds the
+    index, walks the other files whose summaries some demand needs (once, without findings),
+    and re-walks (`recheck(facts, external)` -> new facts; the caller keeps its findings) each
+    file whose demands the index now answers differently. It stops when nothing changes: the
+    same fixed point whether the project's files are all named or one is, so a file checked
+    alone gets the findings it gets with its project.
+    """
+    applied: dict = {}
+    unwalked = {f.module: i for i, f in enumerate(others)}
+    walked: list[int] = []
+    for _ in range(MAX_ROUNDS):
+        index = Index([*named, *others])
+        want: set = set()
+        for facts in [*named, *(others[i] for i in walked)]:
+            for key in facts.demands:
+                index.needed(key, unwalked, want)
+        for module in sorted(want):
+            i = unwalked.pop(module)
+            others[i] = _summarise(others[i], {})
+            walked.append(i)
+        if want:
+            index = Index([*named, *others])
+        changed = bool(want)
+        for group, again in ((named, recheck), (others, _summarise)):
+            for i, facts in enumerate(group):
+                if not facts.demands or (group is others and i not in walked):
+                    continue
+                external = {}
+                for key in facts.demands:
+                    kind = index.lookup(key)
+                    if kind is not None:
+                        external[key] = kind
+                if external != applied.get(facts.origin, {}):
+                    applied[facts.origin] = external
+                    group[i] = again(facts, external)
+                    changed = True
+        if not changed:
+            break
+
+
+def _summarise(facts, external):
+    """A file not checked, walked for its summaries only (its findings are not reported)."""
+    path = facts.origin
+    try:
+        engine, max_bytes = _GATES[_GATE_OF[path]]
+        data, _ = source.read_bytes(path, path, max_bytes)
+        text = source.decode(data, path)
+        module, is_package = module_name(path)
+        _, new = engine.check_module(text, path, source.parse(text, path), module=module,
+                                     is_package=is_package, external=external)
+    except Exception:           # unreadable now, or a bug in dynlint: keep what we had
+        return facts
+    if new is None:
+        return facts
+    new.conditional, new.origin = [], path
+    return new
 
 
 def _reach_explained(all_facts, index, why) -> set:
@@ -121,18 +188,24 @@ def _project_facts(files, plan, use_cache, jobs) -> list:
             profile = by_dir[directory] = plan.profile(plan.resolver.settings_for_dir(directory))
         index = configs.number(profile)
         cache = configs.cache(index)
+        _GATE_OF[path] = index
         facts = cache.lookup(path, path) if cache is not None else None
         if facts is None:
             todo.append((path, index))
         else:
+            if facts is not _EMPTY:
+                facts.origin = path
             out.append(facts)
     for path, index, stat, digest, facts in _map(todo, jobs):
         cache = configs.cache(index)
         if cache is not None and stat is not None:
             cache.store(path, stat, digest, facts)
+        if facts is not None:
+            facts.origin = path
         out.append(facts)
     configs.save()
-    return [f for f in out if f is not None and (f.exports or f.model_refs)]
+    # Every module counts: one with nothing to tell yet may be walked for its summaries.
+    return [f for f in out if f is not None and f.module]
 
 
 def _facts_job(job):

@@ -14,7 +14,7 @@ from .project import notebook, source
 from .project.cache import Configurations, content_hash
 from .project.discover import discover, display_path
 from .project.scope import module_name  # noqa: F401  (used here and by the server)
-from .crossfile import project_facts, resolve as resolve_cross_file
+from .crossfile import project_facts, resolve as resolve_cross_file, settle
 from .engine.match import Engine
 from .finding import internal_error
 from .report import snippets
@@ -29,14 +29,16 @@ _since_gc = 0
 PARALLEL_THRESHOLD = 24         # below this many files, worker start-up costs more than it saves
 
 
-def analyse_source(engine: Engine, text: str, display: str, module=None):
-    """(findings, facts) for one module's text (used for stdin and by workers)."""
+def analyse_source(engine: Engine, text: str, display: str, module=None, external=None):
+    """(findings, facts) for one module's text (used for stdin and by workers); `external`:
+    what calls into other files return (crossfile.settle)."""
     try:
         tree = source.parse(text, display)      # every file, so syntax errors always show
         if not engine.may_match(text):
             return [], None
         name, is_package = module if module else (None, False)
-        return engine.check_module(text, display, tree=tree, module=name, is_package=is_package)
+        return engine.check_module(text, display, tree=tree, module=name, is_package=is_package,
+                                   external=external)
     except source.SourceError as exc:
         return [exc.finding], None
     except Exception as exc:       # a bug in dynlint must not stop the run
@@ -94,19 +96,23 @@ def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross
     _ENGINES = configs.gates
     todo = []
     all_facts = []
+    found_in: dict = {}             # path -> (display, configuration, its findings)
 
     snippets.forget_all()
 
-    def add(entry, display):
+    def add(entry, display, path=None, index=None):
         (found, facts), lines = entry
         snippets.remember(display, lines)
         if found and found[0].path != display:
             found = [dataclasses.replace(f, path=display) for f in found]
         findings.extend(found)
-        if facts is not None and (facts.exports or facts.model_refs or facts.conditional):
+        if facts is not None and (facts.exports or facts.model_refs or facts.conditional
+                                  or facts.summarises()):
             if facts.conditional and facts.conditional[0][1].path != display:
                 facts.conditional = [(n, dataclasses.replace(f, path=display))
                                      for n, f in facts.conditional]
+            facts.origin = path
+            found_in[path] = (display, index, found)
             all_facts.append(facts)
 
     # Loading the cache builds many small acyclic objects; the cyclic GC would re-scan them
@@ -124,7 +130,7 @@ def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross
             if cached is None:
                 todo.append((path, display, cross_file, index))
             else:
-                add(cached, display)
+                add(cached, display, path, index)
     finally:
         if gc_was_enabled:
             gc.enable()
@@ -136,16 +142,47 @@ def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross
         cache = configs.cache(index)
         if cache is not None and stat is not None:
             cache.store(path, stat, digest, result)
-        add(result, display)
+        add(result, display, path, index)
     configs.save()
-    if any(facts.conditional for facts in all_facts):
+    if any(facts.conditional or facts.demands for facts in all_facts):
         # The project is the repository: the facts of its files not named here count too.
         named = [os.path.abspath(f) for f in files]
-        all_facts += project_facts(paths, named, plan, use_cache, jobs)
-        findings = _merge_reached(findings, resolve_cross_file(all_facts))
+        others = project_facts(paths, named, plan, use_cache, jobs)
+        if any(facts.demands for facts in all_facts):
+            findings = _settle(all_facts, others, found_in, findings)
+        findings = _merge_reached(findings, resolve_cross_file(all_facts + others))
     findings = [f for f in findings if plan.keep(f)]
     findings.sort(key=lambda f: f.sort_key)
     return findings, len(files)
+
+
+def _settle(named: list, others: list, found_in: dict, findings: list) -> list:
+    """Function summaries across files (crossfile.settle); a file whose calls into other
+    files now return something known is walked again, and its findings replace the first."""
+    replaced: dict = {}
+
+    def recheck(facts, external):
+        path = facts.origin
+        display, index, _ = found_in[path]
+        engine, max_bytes = _ENGINES[index]
+        try:
+            data, _ = source.read_bytes(path, display, max_bytes)
+            text = source.decode(data, display)
+        except source.SourceError:
+            return facts
+        found, new = analyse_source(engine, text, display, module_name(path), external)
+        if new is None:
+            return facts
+        new.origin = path
+        replaced[display] = found
+        snippets.remember(display, _snippets(text, (found, new)))
+        return new
+
+    settle(named, others, recheck)
+    if not replaced:
+        return findings
+    return [f for f in findings if f.path not in replaced] + \
+        [f for found in replaced.values() for f in found]
 
 
 def _merge_reached(findings: list, reached: list) -> list:
