@@ -14,7 +14,9 @@ done unless a file checked has a conditional finding, the only thing the step ca
 """
 from __future__ import annotations
 
+import dataclasses
 import gc
+import json
 import os
 import sys
 
@@ -28,7 +30,7 @@ from .engine.match import FileFacts
 PARALLEL_THRESHOLD = 64         # files whose facts are missing, before processes pay off
 _GATES: list = []               # (engine, max file size) per configuration, for the workers
 _EMPTY = FileFacts("")
-_GATE_OF: dict = {}             # path of a file not checked -> its configuration's number
+_PROFILE_OF: dict = {}          # path of a file not checked -> its profile
 
 
 def resolve(all_facts, why: dict | None = None) -> list:
@@ -65,66 +67,142 @@ def resolve(all_facts, why: dict | None = None) -> list:
 MAX_ROUNDS = 6      # rounds of the summaries' fixed point (chains of helpers are short)
 
 
-def settle(named: list, others: list, recheck) -> None:
+def settle(named: list, others: list, recheck, use_cache: bool = True) -> None:
     """Function summaries across files, to a fixed point (in place).
 
     `named` are the facts of the files checked, `others` those of the project's other files
     (from the scopes pre-pass: classes and re-exports, no summaries). Each round builds the
     index, walks the other files whose summaries some demand needs (once, without findings),
-    and re-walks (`recheck(facts, external)` -> new facts; the caller keeps its findings) each
-    file whose demands the index now answers differently. It stops when nothing changes: the
-    same fixed point whether the project's files are all named or one is, so a file checked
-    alone gets the findings it gets with its project.
+    and walks again the functions whose demands the index now answers differently
+    (`recheck(first facts, external, functions)` -> facts; the caller adds the findings to
+    the first walk's). Each such walk starts from the file's first walk, never from an earlier
+    round's, and it stops when nothing changes: the same fixed point whether the project's
+    files are all named or one is, so a file checked alone gets the findings it gets with its
+    project.
     """
+    memo = Memo(use_cache, ("summaries",), facts_to_json, facts_from_json)
+    first: dict = {}
     applied: dict = {}
     unwalked = {f.module: i for i, f in enumerate(others)}
     walked: list[int] = []
+    index = Index([*named, *others])
     for _ in range(MAX_ROUNDS):
-        index = Index([*named, *others])
         want: set = set()
-        for facts in [*named, *(others[i] for i in walked)]:
-            for key in facts.demands:
-                index.needed(key, unwalked, want)
+        if unwalked:            # (all files named: nothing more to walk)
+            for facts in [*named, *(others[i] for i in walked)]:
+                for key in facts.demands:
+                    index.needed(key, unwalked, want)
         for module in sorted(want):
             i = unwalked.pop(module)
-            others[i] = _summarise(others[i], {})
+            old = others[i]
+            others[i] = _summarise(memo, old, {}, None)
+            index.replace(old, others[i])
             walked.append(i)
-        if want:
-            index = Index([*named, *others])
         changed = bool(want)
-        for group, again in ((named, recheck), (others, _summarise)):
+        answers: dict = {}      # the index's answers this round, by name
+        updates: list = []
+        for group, again in ((named, recheck), (others, None)):
             for i, facts in enumerate(group):
                 if not facts.demands or (group is others and i not in walked):
                     continue
-                external = {}
-                for key in facts.demands:
-                    kind = index.lookup(key)
+                base = first.setdefault(facts.origin, facts)
+                external, asking = {}, set()
+                for key, functions in base.demands.items():
+                    kind = answers.get(key, answers)
+                    if kind is answers:
+                        kind = answers[key] = index.lookup(key)
                     if kind is not None:
                         external[key] = kind
-                if external != applied.get(facts.origin, {}):
-                    applied[facts.origin] = external
-                    group[i] = again(facts, external)
-                    changed = True
+                        asking.update(functions)
+                if external == applied.get(facts.origin, {}):
+                    continue
+                applied[facts.origin] = external
+                if again is None:
+                    new = _summarise(memo, base, external, sorted(asking)) if external else base
+                else:
+                    new = again(base, external, sorted(asking))
+                group[i] = merged(base, new) if external else base
+                updates.append((facts, group[i]))
+                changed = True
+        for old, new in updates:    # after the round: every file asked the same index
+            index.replace(old, new)
         if not changed:
             break
+    memo.save()
 
 
-def _summarise(facts, external):
+def merged(base, new):
+    """The facts of a file's first walk with what a walk of some of its functions again
+    added: their return summaries, findings they would give if reached (`conditional`)."""
+    if new is base:
+        return base
+    out = dataclasses.replace(base, returns={**base.returns, **new.returns})
+    seen = {(name, f.code, f.line, f.column) for name, f in base.conditional}
+    out.conditional = base.conditional + [(name, f) for name, f in new.conditional
+                                          if (name, f.code, f.line, f.column) not in seen]
+    return out
+
+
+def _summarise(memo, facts, external, only):
     """A file not checked, walked for its summaries only (its findings are not reported)."""
     path = facts.origin
+    profile = _PROFILE_OF.get(path)
+    key = external_key(external, only)
+    found = memo.get(profile, path, key)
+    if found is not None:
+        found.origin = path
+        return found
     try:
-        engine, max_bytes = _GATES[_GATE_OF[path]]
-        data, _ = source.read_bytes(path, path, max_bytes)
+        engine, max_bytes = profile.engine, profile.settings.max_file_size
+        data, stat = source.read_bytes(path, path, max_bytes)
         text = source.decode(data, path)
         module, is_package = module_name(path)
         _, new = engine.check_module(text, path, source.parse(text, path), module=module,
-                                     is_package=is_package, external=external)
+                                     is_package=is_package, external=external, only=only)
     except Exception:           # unreadable now, or a bug in dynlint: keep what we had
         return facts
     if new is None:
         return facts
     new.conditional, new.origin = [], path
+    memo.put(profile, path, stat, content_hash(data), key, new)
     return new
+
+
+def external_key(external: dict, only) -> str:
+    """What a walk's result depends on besides the file: the summaries and functions given."""
+    return json.dumps([sorted((k, list(v) if type(v) is tuple else v)
+                              for k, v in external.items()), only], separators=(",", ":"))
+
+
+class Memo:
+    """Walks that depend on other files' summaries too, cached by the file's content and
+    `external_key` (one entry per file: the last one asked)."""
+
+    def __init__(self, use_cache: bool, suffix: tuple, encode, decode):
+        def enc(value):
+            return [value[0], encode(value[1])]
+
+        def dec(data, label):
+            if type(data) is not list or len(data) != 2 or type(data[0]) is not str:
+                raise ValueError("not a summary entry")
+            return data[0], decode(data[1], label)
+        self.configs = Configurations(use_cache, suffix, enc, dec)
+
+    def _cache(self, profile):
+        return None if profile is None else self.configs.cache(self.configs.number(profile))
+
+    def get(self, profile, path: str, key: str, label: str | None = None):
+        cache = self._cache(profile)
+        found = cache.lookup(path, label or path) if cache is not None else None
+        return found[1] if found is not None and found[0] == key else None
+
+    def put(self, profile, path: str, stat, digest: str, key: str, value) -> None:
+        cache = self._cache(profile)
+        if cache is not None and stat is not None:
+            cache.store(path, stat, digest, (key, value))
+
+    def save(self) -> None:
+        self.configs.save()
 
 
 def _reach_explained(all_facts, index, why) -> set:
@@ -188,7 +266,7 @@ def _project_facts(files, plan, use_cache, jobs) -> list:
             profile = by_dir[directory] = plan.profile(plan.resolver.settings_for_dir(directory))
         index = configs.number(profile)
         cache = configs.cache(index)
-        _GATE_OF[path] = index
+        _PROFILE_OF[path] = profile
         facts = cache.lookup(path, path) if cache is not None else None
         if facts is None:
             todo.append((path, index))

@@ -108,12 +108,13 @@ def facts_from_json(data, path: str) -> FileFacts:
     facts = FileFacts(data[0], exports, _strs(data[2]), conditional)
     if len(data) == 8:
         returns, demands, classes, aliases = data[4:]
-        _check(type(returns) is dict and type(demands) is list and type(classes) is dict
+        _check(type(returns) is dict and type(demands) is dict and type(classes) is dict
                and type(aliases) is dict)
+        _check(all(type(v) is list for v in demands.values()))
         _check(all(type(v) is int or (type(v) is list and all(type(i) is int for i in v))
                    for v in returns.values()))
         facts.returns = {k: tuple(v) if type(v) is list else v for k, v in returns.items()}
-        facts.demands, facts.classes, facts.aliases = _strs(demands), classes, aliases
+        facts.demands, facts.classes, facts.aliases = demands, classes, aliases
     return facts
 
 

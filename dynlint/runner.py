@@ -14,7 +14,7 @@ from .project import notebook, source
 from .project.cache import Configurations, content_hash
 from .project.discover import discover, display_path
 from .project.scope import module_name  # noqa: F401  (used here and by the server)
-from .crossfile import project_facts, resolve as resolve_cross_file, settle
+from .crossfile import Memo, external_key, project_facts, resolve as resolve_cross_file, settle
 from .engine.match import Engine
 from .finding import internal_error
 from .report import snippets
@@ -29,7 +29,8 @@ _since_gc = 0
 PARALLEL_THRESHOLD = 24         # below this many files, worker start-up costs more than it saves
 
 
-def analyse_source(engine: Engine, text: str, display: str, module=None, external=None):
+def analyse_source(engine: Engine, text: str, display: str, module=None, external=None,
+                   only=None):
     """(findings, facts) for one module's text (used for stdin and by workers); `external`:
     what calls into other files return (crossfile.settle)."""
     try:
@@ -38,7 +39,7 @@ def analyse_source(engine: Engine, text: str, display: str, module=None, externa
             return [], None
         name, is_package = module if module else (None, False)
         return engine.check_module(text, display, tree=tree, module=name, is_package=is_package,
-                                   external=external)
+                                   external=external, only=only)
     except source.SourceError as exc:
         return [exc.finding], None
     except Exception as exc:       # a bug in dynlint must not stop the run
@@ -96,7 +97,8 @@ def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross
     _ENGINES = configs.gates
     todo = []
     all_facts = []
-    found_in: dict = {}             # path -> (display, configuration, its findings)
+    found_in: dict = {}             # path -> (display, profile, its findings)
+    profiles: dict = {}             # configuration number -> profile
 
     snippets.forget_all()
 
@@ -112,7 +114,7 @@ def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross
                 facts.conditional = [(n, dataclasses.replace(f, path=display))
                                      for n, f in facts.conditional]
             facts.origin = path
-            found_in[path] = (display, index, found)
+            found_in[path] = (display, profiles[index], found)
             all_facts.append(facts)
 
     # Loading the cache builds many small acyclic objects; the cyclic GC would re-scan them
@@ -125,6 +127,7 @@ def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross
             display = display_path(absolute, cwd) if os.path.isabs(path) else path
             profile = plan.profile_for_file(absolute)     # discovery yields files only
             index = configs.number(profile)
+            profiles[index] = profile
             cache = configs.cache(index)
             cached = cache.lookup(path, display) if cache is not None else None
             if cached is None:
@@ -149,40 +152,55 @@ def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross
         named = [os.path.abspath(f) for f in files]
         others = project_facts(paths, named, plan, use_cache, jobs)
         if any(facts.demands for facts in all_facts):
-            findings = _settle(all_facts, others, found_in, findings)
+            findings = _settle(all_facts, others, found_in, findings, use_cache, cross_file)
         findings = _merge_reached(findings, resolve_cross_file(all_facts + others))
     findings = [f for f in findings if plan.keep(f)]
     findings.sort(key=lambda f: f.sort_key)
     return findings, len(files)
 
 
-def _settle(named: list, others: list, found_in: dict, findings: list) -> list:
-    """Function summaries across files (crossfile.settle); a file whose calls into other
-    files now return something known is walked again, and its findings replace the first."""
-    replaced: dict = {}
+def _settle(named: list, others: list, found_in: dict, findings: list, use_cache: bool,
+            cross_file: bool) -> list:
+    """Function summaries across files (crossfile.settle): the functions of a file whose
+    calls into other files now return something known are walked again; what they find is
+    added to the file's first findings (cached by the file's content and what it was told)."""
+    memo = Memo(use_cache, ("settled", cross_file), entry_to_json, entry_from_json)
+    added: dict = {}
 
-    def recheck(facts, external):
+    def recheck(facts, external, only):
         path = facts.origin
-        display, index, _ = found_in[path]
-        engine, max_bytes = _ENGINES[index]
-        try:
-            data, _ = source.read_bytes(path, display, max_bytes)
-            text = source.decode(data, display)
-        except source.SourceError:
+        display, profile, _ = found_in[path]
+        if not external:
+            added.pop(display, None)
             return facts
-        found, new = analyse_source(engine, text, display, module_name(path), external)
+        key = external_key(external, only)
+        entry = memo.get(profile, path, key, display)
+        if entry is None:
+            try:
+                data, stat = source.read_bytes(path, display, profile.settings.max_file_size)
+                text = source.decode(data, display)
+            except source.SourceError:
+                return facts
+            result = analyse_source(profile.engine, text, display, module_name(path), external,
+                                    only)
+            entry = (result, _snippets(text, result))
+            memo.put(profile, path, stat, content_hash(data), key, entry)
+        (found, new), lines = entry
         if new is None:
             return facts
         new.origin = path
-        replaced[display] = found
-        snippets.remember(display, _snippets(text, (found, new)))
+        snippets.remember(display, lines)
+        added[display] = [dataclasses.replace(f, path=display) if f.path != display else f
+                          for f in found]
         return new
 
-    settle(named, others, recheck)
-    if not replaced:
+    settle(named, others, recheck, use_cache)
+    memo.save()
+    if not added:
         return findings
-    return [f for f in findings if f.path not in replaced] + \
-        [f for found in replaced.values() for f in found]
+    have = {(f.path, f.code, f.line, f.column) for f in findings}
+    return findings + [f for found in added.values() for f in found
+                       if (f.path, f.code, f.line, f.column) not in have]
 
 
 def _merge_reached(findings: list, reached: list) -> list:

@@ -34,7 +34,7 @@ class LocalCalls:
         # return, by absolute name (`pkg.mod.func`, `pkg.mod.Class.method`), as the project
         # index learnt it; and the names whose result this walk needed and did not know.
         self.external: dict = {}
-        self.demands: set = set()
+        self.demands: dict = {}                   # name -> functions (qualname) that asked
 
     # -- during the walk ----------------------------------------------------------------------
     def _own_class(self):
@@ -137,7 +137,11 @@ class LocalCalls:
             key = self.external_key(node)
             if key is None:
                 return None
-            self.demands.add(key)
+            asking = self.a.frame_info()
+            while asking is not None and asking.parent is not None:
+                asking = asking.parent
+            if asking is not None:
+                self.demands.setdefault(key, set()).add(asking.qualname)
             return self._plain(self.external.get(key), node)
         ann = info.node.returns
         if ann is not None:

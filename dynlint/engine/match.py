@@ -41,7 +41,8 @@ class FileFacts:
     conditional: list = field(default_factory=list)      # (function, Finding) if it is model code
     # For function summaries across files (crossfile.settle, project/index.py):
     returns: dict = field(default_factory=dict)      # function or Class.method -> kind
-    demands: list = field(default_factory=list)      # absolute names whose result the walk needed
+    demands: dict = field(default_factory=dict)      # absolute name whose result a walk needed
+                                                     # -> the functions that asked
     classes: dict = field(default_factory=dict)      # class -> [absolute bases, method names]
     aliases: dict = field(default_factory=dict)      # a package's re-exports: name -> absolute
     origin: str | None = None                        # the file (not cached)
@@ -166,7 +167,7 @@ class Engine:
 
     def check_module(self, source: str, path: str, tree: ast.AST | None = None,
                      gate: bool = True, module: str | None = None, is_package: bool = False,
-                     external: dict | None = None):
+                     external: dict | None = None, only=None):
         """(findings, facts). With a `module` name, also collect FileFacts: findings of
         model-code rules inside neutral module-level functions are kept aside, to be reported
         if another file's model code calls those functions."""
@@ -182,6 +183,7 @@ class Engine:
         analyzer.is_package = is_package
         if external:
             analyzer.calls.external = external
+        analyzer.only = only
         collect = facts is not None
         matcher = Matcher(analyzer.qualname)
         index = self._index_for(source)
@@ -217,7 +219,7 @@ class Engine:
             facts.exports, facts.model_refs = cross_file_facts(analyzer.scopes, lines, module, is_package)
             facts.classes, facts.aliases = class_facts(analyzer.scopes, module, is_package)
             facts.returns = analyzer.calls.exported()
-            facts.demands = sorted(analyzer.calls.demands)
+            facts.demands = {k: sorted(v) for k, v in sorted(analyzer.calls.demands.items())}
             pending = [c for c in candidates if c.conditional is not None]
             if pending:
                 facts.conditional = self._conditional(pending, source, lines, path, noqa)

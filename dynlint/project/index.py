@@ -31,7 +31,14 @@ class Index:
             if facts.aliases:
                 self.aliases[module] = facts.aliases
 
-    def lookup(self, key: str, depth: int = 0, seen=None):
+    def replace(self, old, new) -> None:
+        """A file walked again: its return summaries are now `new`'s."""
+        for name in old.returns:
+            self.returns.pop(f"{old.module}.{name}", None)
+        for name, kind in new.returns.items():
+            self.returns[f"{new.module}.{name}"] = kind
+
+    def lookup(self, key: str, depth: int = 0):
         """The summary of what `key` returns, or None."""
         found = self.returns.get(key)
         if found is not None or depth > _DEPTH:
