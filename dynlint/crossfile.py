@@ -89,9 +89,11 @@ def settle(named: list, others: list, recheck, use_cache: bool = True) -> None:
     for _ in range(MAX_ROUNDS):
         want: set = set()
         if unwalked:            # (all files named: nothing more to walk)
+            asked: set = set()
             for facts in [*named, *(others[i] for i in walked)]:
-                for key in facts.demands:
-                    index.needed(key, unwalked, want)
+                asked.update(facts.demands)
+            for key in sorted(asked):
+                index.needed(key, unwalked, want)
         for module in sorted(want):
             i = unwalked.pop(module)
             old = others[i]

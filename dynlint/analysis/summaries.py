@@ -35,6 +35,7 @@ class LocalCalls:
         # index learnt it; and the names whose result this walk needed and did not know.
         self.external: dict = {}
         self.demands: dict = {}                   # name -> functions (qualname) that asked
+        self._keys: dict = {}                     # import target -> absolute name
 
     # -- during the walk ----------------------------------------------------------------------
     def _own_class(self):
@@ -230,7 +231,11 @@ class LocalCalls:
                 target = a.imports[name] + "." + f.attr
         if target is None or target.startswith(_OUTSIDE):
             return None
-        return resolve_import(target, module, getattr(a, "is_package", False))
+        found = self._keys.get(target)
+        if found is None:
+            found = self._keys[target] = resolve_import(target, module,
+                                                        getattr(a, "is_package", False))
+        return found
 
     def exported(self) -> dict:
         """The return summaries other files may use: of module-level functions and methods of
@@ -238,11 +243,15 @@ class LocalCalls:
         see for itself (a bool mask, a host value, or a tuple holding one)."""
         out = {}
         for fid in self.done:
+            returns = self.returns.get(fid)
+            # Only a return with a flag can make a strong summary (the common case: none).
+            if not returns or not any(type(k) is tuple or k & _FLAGS for k in returns):
+                continue
             info = self.infos.get(fid)
             if info is None or info.parent is not None or \
                     (info.cls is not None and "." in info.qualname[:-len(info.name) - 1]):
                 continue
-            summary = fold(self.returns.get(fid, []))
+            summary = fold(returns)
             if summary is not None and _strong(summary):
                 out[info.qualname] = summary
         return out
@@ -344,6 +353,7 @@ def _strong(summary) -> bool:
     return bool(summary & HOST) or (K.level(summary) == TENSOR and bool(summary & BOOL))
 
 
+_FLAGS = BOOL | HOST
 # Imports whose calls kinds.py reads already (or that are no project code).
 _OUTSIDE = ("torch.", "numpy.", "np.", "pandas.", "typing.", "math.", "collections.")
 
