@@ -10,7 +10,7 @@ targets so that the losses run too -- under
   (`aten.index.Tensor` only when one of its indices is a bool/uint8 mask) or
   `torch.Tag.data_dependent_output` (`aten._local_scalar_dense`: `.item()`, `bool(t)`,
   `int(t)`, tensors as sizes...), plus `torchvision::nms`, which carries no tag but keeps a
-  data-dependent number of boxes. Each op is attributed to the innermost Python frame whose
+  data-dependent number of boxes, and `aten.is_nonzero` (`bool(t)` under inference mode). Each op is attributed to the innermost Python frame whose
   file lies in the model's package source (transformers/ or torchvision/), skipping torch
   internals; the package frames further out are kept as "callers" (a call site such as
   `box_ops.batched_nms(...)` whose callee runs the op);
@@ -42,6 +42,8 @@ Usage:
     python bench/groundtruth.py --suite new --out bench/results/gt_new.json   # the six packages of
                                         # issue 9 (kornia, diffusers, monai, segment_anything,
                                         # x_transformers, whisper; builders in bench/gt/)
+    python bench/groundtruth.py --suite b --out bench/results/gt_b.json   # ultralytics and
+                                        # torch_geometric (detection, graph learning)
 
 Everything is seeded; a failing model (or phase) is recorded and the run goes on. Each model
 has a time limit (`--timeout`, default 240 s). Use `--threads` to limit torch's intra-op
@@ -65,7 +67,10 @@ from torch.overrides import TorchFunctionMode
 from torch.utils._python_dispatch import TorchDispatchMode
 
 _MASK_DTYPES = (torch.bool, torch.uint8)
-_EXTRA_DYNAMIC = {"torchvision.nms.default": "torchvision.nms"}   # untagged but dynamic
+# untagged but dynamic or host-reading. `bool(t)` under `torch.inference_mode()` (ultralytics'
+# predictors) dispatches `aten.is_nonzero` itself instead of its decomposition into
+# `_local_scalar_dense`, and that op carries no tag although it reads the value on the host.
+_EXTRA_DYNAMIC = {"torchvision.nms.default": "torchvision.nms", "aten.is_nonzero.default": "aten.is_nonzero"}
 _HOST_READS = {"tolist", "numpy"}
 _FORWARDERS = {"__torch_function__", "__torch_dispatch__"}
 
@@ -236,7 +241,8 @@ class DynamicOps(TorchDispatchMode):
                 if (args[1] if len(args) > 1 else kwargs.get("num_classes", -1)) == -1:
                     self.rec.dynamic("aten.one_hot", "")
             else:
-                self.rec.dynamic(kind, self.rec.last_op if kind.startswith("aten._local") else "")
+                sync = kind.startswith("aten._local") or kind == "aten.is_nonzero"
+                self.rec.dynamic(kind, self.rec.last_op if sync else "")
         out = func(*args, **kwargs)
         name = func.overloadpacket.__name__ if hasattr(func, "overloadpacket") else str(func)
         if name != "_local_scalar_dense":
@@ -1326,7 +1332,8 @@ CLASSIC_PACKAGES = ["torchvision", "transformers"]
 
 
 def suite_models(suite: str) -> tuple[dict, list[str]]:
-    """(name -> builder, packages whose files count) for a suite: classic, new or all."""
+    """(name -> builder, packages whose files count) for a suite: classic, new, all (classic + new)
+    or b (ultralytics, torch_geometric: kept out of `all`)."""
     models, packages = {}, []
     if suite in ("classic", "all"):
         models.update(MODELS)
@@ -1334,6 +1341,11 @@ def suite_models(suite: str) -> tuple[dict, list[str]]:
     if suite in ("new", "all"):
         from gt import new_models
         extra, pkgs = new_models()
+        models.update(extra)
+        packages += pkgs
+    if suite == "b":
+        from gt import suite_b_models
+        extra, pkgs = suite_b_models()
         models.update(extra)
         packages += pkgs
     return models, packages
@@ -1415,8 +1427,9 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=float, default=240)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--list", action="store_true")
-    ap.add_argument("--suite", choices=("classic", "new", "all"), default="classic",
-                    help="classic: torchvision+transformers; new: the packages in bench/gt/")
+    ap.add_argument("--suite", choices=("classic", "new", "all", "b"), default="classic",
+                    help="classic: torchvision+transformers; new: the six packages of bench/gt/; "
+                         "b: ultralytics + torch_geometric (bench/gt/ultralytics_models.py, pyg_models.py)")
     args = ap.parse_args(argv)
     models, packages = suite_models(args.suite)
     names = select(list(models), args.models)
@@ -1441,7 +1454,8 @@ def main(argv=None) -> int:
                     "versions": {p: getattr(sys.modules.get(p), "__version__", None) for p in packages},
                     "roots": {os.path.basename(p.rstrip(os.sep)): b for p, b in roots.dirs},
                     "recorded": sorted(["dynamic_output_shape (aten.index.Tensor: bool/uint8 index only)",
-                                        "data_dependent_output", "torchvision.nms"])},
+                                        "data_dependent_output", "torchvision.nms",
+                                        "aten.is_nonzero (bool(t) under inference_mode)"])},
            "models": {}}
     t_all = time.time()
     for name in names:

@@ -29,6 +29,8 @@ Usage:
     python bench/precision_recall.py --gt bench/results/gt.json
     python bench/precision_recall.py --gt bench/results/gt.json bench/results/gt_new.json   # all
                                         # packages, old and new; a per-package table is printed
+    python bench/precision_recall.py --gt bench/results/gt.json bench/results/gt_new.json \
+        bench/results/gt_b.json             # with suite b (ultralytics, torch_geometric) too
     python bench/precision_recall.py --gt bench/results/gt.json --models detection,hf_bert \
         --out bench/results/pr_report.json --show 40
     python bench/precision_recall.py --gt ... --target hpu   # with the rules on for Gaudi too
@@ -58,7 +60,7 @@ REPO = os.path.dirname(HERE)
 def op_class(op: str) -> str:
     if op.startswith("aten.index"):
         return "mask-index"
-    if op in ("aten._local_scalar_dense", "aten.item", "aten.equal"):
+    if op in ("aten._local_scalar_dense", "aten.item", "aten.equal", "aten.is_nonzero"):
         return "host-sync"
     if "unique" in op:
         return "unique"

@@ -2,6 +2,7 @@
 """Human-readable miss and false-alarm lists per package from a precision_recall.py report.
 
     python bench/gt/misslist.py /tmp/pr_new.json > MISSES.md
+    python bench/gt/misslist.py REPORT.json --packages ultralytics,torch_geometric   # suite b only
 
 Each site: file:line, the source line, the enclosing function with dynlint's role for it, the ops
 the run saw, and a one-line diagnosis of why dynlint misses (or wrongly flags) it. Diagnoses come
@@ -10,9 +11,14 @@ fallback derived from the role.
 """
 from __future__ import annotations
 
+import argparse
 import json
-import sys
 from collections import Counter, defaultdict
+
+try:   # run as a script (bench/gt on sys.path) or imported as bench's `gt.misslist`
+    from misslist_b import DIAGNOSES_B, FP_B
+except ImportError:
+    from .misslist_b import DIAGNOSES_B, FP_B
 
 SCOPE = "scope: function is `neutral` (not reachable by name from forward/loss in its own file)"
 # (file suffix, function-or-line) -> (cause label, diagnosis)
@@ -150,30 +156,50 @@ FP_DIAGNOSES = {
 }
 
 
-def diagnose(f: dict) -> tuple[str, str]:
-    for (suffix, key), diag in DIAGNOSES.items():
+def _lookup(f: dict, table: dict) -> tuple[str, str] | None:
+    for (suffix, key), diag in table.items():
         if not f["file"].startswith(suffix):
             continue
         fn = f["function"].rsplit(".", 1)[-1]
-        if key == "*" or key == fn or (key not in ("other",) and key in f["code"]):
+        if key in ("*", fn, f["function"]) or (key not in ("other",) and key in f["code"]):
             return diag
-    for (suffix, key), diag in DIAGNOSES.items():
+    for (suffix, key), diag in table.items():
         if f["file"].startswith(suffix) and key == "other":
             return diag
+    return None
+
+
+def diagnose(f: dict) -> tuple[str, str]:
+    found = _lookup(f, DIAGNOSES) or _lookup(f, DIAGNOSES_B)
+    if found:
+        return found
     return ("scope" if f["role"] == "neutral" else "unknown", SCOPE if f["role"] == "neutral" else "?")
 
 
-def main(path: str) -> None:
-    rep = json.load(open(path))
+def diagnose_fp(f: dict) -> tuple[str, str]:
+    return _lookup(f, FP_B) or (f["category"], FP_DIAGNOSES.get(f["category"], "?"))
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("report", help="JSON report of bench/precision_recall.py")
+    ap.add_argument("--packages", help="comma-separated top-level packages to list (default: all)")
+    args = ap.parse_args(argv)
+    keep = set(args.packages.split(",")) if args.packages else None
+    rep = json.load(open(args.report))
     det = rep["line"]["details"]
     by_pkg = defaultdict(lambda: {"fn": [], "fp": []})
-    causes = Counter()
+    causes, fp_causes = Counter(), Counter()
     for f in det["false_negatives"]:
-        label, text = diagnose(f)
-        causes[label] += 1
-        by_pkg[f["file"].split("/", 1)[0]]["fn"].append((f, text))
+        if keep is None or f["file"].split("/", 1)[0] in keep:
+            label, text = diagnose(f)
+            causes[label] += 1
+            by_pkg[f["file"].split("/", 1)[0]]["fn"].append((f, text))
     for f in det["false_positives_executed"]:
-        by_pkg[f["file"].split("/", 1)[0]]["fp"].append(f)
+        if keep is None or f["file"].split("/", 1)[0] in keep:
+            label, text = diagnose_fp(f)
+            fp_causes[label] += 1
+            by_pkg[f["file"].split("/", 1)[0]]["fp"].append((f, text))
     out = [f"# First-look misses and false alarms (dynlint {rep['dynlint_version']})", "",
            f"Ground truth: {', '.join(rep['gt'])}. Misses = GT sites (a data-dependent op ran there inside the "
            "step) that dynlint does not flag; false alarms = flagged lines that executed without a "
@@ -181,6 +207,8 @@ def main(path: str) -> None:
            "`python bench/gt/misslist.py REPORT.json` (report from bench/precision_recall.py).", "",
            "## Miss causes by count", ""]
     out += [f"- {n:3d}  {label}" for label, n in causes.most_common()]
+    out += ["", "## False-alarm causes by count", ""]
+    out += [f"- {n:3d}  {label}" for label, n in fp_causes.most_common()]
     for pkg, d in sorted(by_pkg.items()):
         out += ["", f"## {pkg}", "", f"### misses ({len(d['fn'])})", ""]
         for f, text in d["fn"]:
@@ -188,11 +216,11 @@ def main(path: str) -> None:
             out.append(f"- `{f['file']}:{f['line']}` `{f['code'][:110]}`  \n  [{f['role']} {f['function']}; {ops}] "
                        f"{text}")
         out += ["", f"### false alarms: executed, flagged, no op at runtime ({len(d['fp'])})", ""]
-        for f in d["fp"]:
+        for f, text in d["fp"]:
             out.append(f"- `{f['file']}:{f['line']}` `{f['code'][:110]}`  \n  [{','.join(f['rules'])} "
-                       f"{f['category']}; {f['function']}] {FP_DIAGNOSES.get(f['category'], '?')}")
+                       f"{f['category']}; {f['function']}] {text}")
     print("\n".join(out))
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main()
