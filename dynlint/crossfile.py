@@ -31,6 +31,7 @@ PARALLEL_THRESHOLD = 64         # files whose facts are missing, before processe
 _GATES: list = []               # (engine, max file size) per configuration, for the workers
 _EMPTY = FileFacts("")
 _PROFILE_OF: dict = {}          # path of a file not checked -> its profile
+_FACTS_CONFIGS: list = []       # the facts caches of the last project_facts (for settle)
 
 
 def resolve(all_facts, why: dict | None = None) -> list:
@@ -80,7 +81,8 @@ def settle(named: list, others: list, recheck, use_cache: bool = True) -> None:
     files are all named or one is, so a file checked alone gets the findings it gets with its
     project.
     """
-    memo = Memo(use_cache, ("summaries",), facts_to_json, facts_from_json)
+    memo = Memo(_FACTS_CONFIGS[0] if use_cache and _FACTS_CONFIGS else None, "#summaries",
+                facts_to_json, facts_from_json)
     first: dict = {}
     applied: dict = {}
     unwalked = {f.module: i for i, f in enumerate(others)}
@@ -177,34 +179,41 @@ def external_key(external: dict, only) -> str:
 
 
 class Memo:
-    """Walks that depend on other files' summaries too, cached by the file's content and
-    `external_key` (one entry per file: the last one asked)."""
+    """Walks that depend on other files' summaries too, cached beside the file's own entry
+    (`tag`) in `configs`' caches, by the file's content and `external_key` (one entry per
+    file: the last one asked)."""
 
-    def __init__(self, use_cache: bool, suffix: tuple, encode, decode):
+    def __init__(self, configs, tag: str, encode, decode):
+        # The entry is the file's own kind of entry (`encode` gives a list) with the key
+        # appended: whatever reads the cache file sees entries of one layout.
         def enc(value):
-            return [value[0], encode(value[1])]
+            return encode(value[1]) + [value[0]]
 
         def dec(data, label):
-            if type(data) is not list or len(data) != 2 or type(data[0]) is not str:
+            if type(data) is not list or not data or type(data[-1]) is not str:
                 raise ValueError("not a summary entry")
-            return data[0], decode(data[1], label)
-        self.configs = Configurations(use_cache, suffix, enc, dec)
+            return data[-1], decode(data[:-1], label)
+        self.configs, self.tag, self.enc, self.dec = configs, tag, enc, dec
 
     def _cache(self, profile):
-        return None if profile is None else self.configs.cache(self.configs.number(profile))
+        if self.configs is None or profile is None:
+            return None
+        return self.configs.cache(self.configs.number(profile))
 
     def get(self, profile, path: str, key: str, label: str | None = None):
         cache = self._cache(profile)
-        found = cache.lookup(path, label or path) if cache is not None else None
+        found = cache.lookup(path, label or path, self.tag, self.dec) if cache is not None \
+            else None
         return found[1] if found is not None and found[0] == key else None
 
     def put(self, profile, path: str, stat, digest: str, key: str, value) -> None:
         cache = self._cache(profile)
         if cache is not None and stat is not None:
-            cache.store(path, stat, digest, (key, value))
+            cache.store(path, stat, digest, (key, value), self.tag, self.enc)
 
     def save(self) -> None:
-        self.configs.save()
+        if self.configs is not None:
+            self.configs.save()
 
 
 def _reach_explained(all_facts, index, why) -> set:
@@ -239,6 +248,7 @@ def _decode(data, path):
 
 def project_facts(paths, named, plan, use_cache=True, jobs=None) -> list:
     """FileFacts of the files of the projects of `paths` that are not in `named` (absolute)."""
+    _FACTS_CONFIGS.clear()
     files = unnamed_files(paths, set(named), plan.resolver)
     if not files:
         return []
@@ -257,6 +267,7 @@ def _project_facts(files, plan, use_cache, jobs) -> list:
     global _GATES
     configs = Configurations(use_cache, ("facts",), _encode, _decode)
     _GATES = configs.gates
+    _FACTS_CONFIGS[:] = [configs]
     out, todo = [], []
     by_dir: dict = {}
     for path in files:

@@ -152,19 +152,18 @@ def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross
         named = [os.path.abspath(f) for f in files]
         others = project_facts(paths, named, plan, use_cache, jobs)
         if any(facts.demands for facts in all_facts):
-            findings = _settle(all_facts, others, found_in, findings, use_cache, cross_file)
+            findings = _settle(all_facts, others, found_in, findings, configs)
         findings = _merge_reached(findings, resolve_cross_file(all_facts + others))
     findings = [f for f in findings if plan.keep(f)]
     findings.sort(key=lambda f: f.sort_key)
     return findings, len(files)
 
 
-def _settle(named: list, others: list, found_in: dict, findings: list, use_cache: bool,
-            cross_file: bool) -> list:
+def _settle(named: list, others: list, found_in: dict, findings: list, configs) -> list:
     """Function summaries across files (crossfile.settle): the functions of a file whose
     calls into other files now return something known are walked again; what they find is
     added to the file's first findings (cached by the file's content and what it was told)."""
-    memo = Memo(use_cache, ("settled", cross_file), entry_to_json, entry_from_json)
+    memo = Memo(configs, "#settled", entry_to_json, entry_from_json)
     added: dict = {}
 
     def recheck(facts, external, only):
@@ -194,7 +193,7 @@ def _settle(named: list, others: list, found_in: dict, findings: list, use_cache
                           for f in found]
         return new
 
-    settle(named, others, recheck, use_cache)
+    settle(named, others, recheck, configs is not None)
     memo.save()
     if not added:
         return findings
