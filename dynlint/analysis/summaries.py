@@ -204,9 +204,9 @@ class LocalCalls:
 
     def _any_result(self, infos):
         """What a call returns when it may run any of `infos`: a tensor if one of them returns
-        one there (the line syncs whenever that class is the one held), see `fold_any`."""
+        one there (the line syncs whenever that class is the one held), see `fold`."""
         summaries = [self._summary(i) for i in infos]
-        return fold_any([s for s in summaries if s is not None])
+        return fold([s for s in summaries if s is not None], any_of=True)
 
     def external_key(self, node: ast.Call) -> str | None:
         """Absolute name of what a call runs in another file of the project: an imported
@@ -311,28 +311,18 @@ class LocalCalls:
         return out
 
 
-def fold(kinds: list):
-    """One summary for all of a function's returns: element-wise for same-length tuples."""
-    values = kinds
-    if not values:
+def fold(kinds: list, any_of: bool = False):
+    """One summary for all of a function's returns: element-wise for same-length tuples.
+    With `any_of`, for a call that may run any of several functions (their summaries): per
+    item, the highest tensor level any of them reaches, flags only where all of those agree."""
+    if not kinds:
         return None
-    if all(type(k) is tuple for k in values) and len({len(k) for k in values}) == 1:
-        return tuple(_join(col) for col in zip(*values))
-    if any(type(k) is tuple for k in values):
-        return NOT
-    return _join(values)
-
-
-def fold_any(summaries: list):
-    """One summary for calls that may run any of several functions: per item, the highest
-    tensor level any of them reaches; flags only where all of those agree."""
-    if not summaries:
-        return None
-    if all(type(k) is tuple for k in summaries) and len({len(k) for k in summaries}) == 1:
-        return tuple(_join_any(col) for col in zip(*summaries))
-    if any(type(k) is tuple for k in summaries):
-        return None
-    return _join_any(summaries)
+    join = _join_any if any_of else _join
+    if all(type(k) is tuple for k in kinds) and len({len(k) for k in kinds}) == 1:
+        return tuple(join(col) for col in zip(*kinds))
+    if any(type(k) is tuple for k in kinds):
+        return None if any_of else NOT
+    return join(kinds)
 
 
 def _join_any(values) -> int:
