@@ -29,6 +29,22 @@ def test_host_tensor_read_is_likely_and_its_mask_index_is_not_reported(dynlint, 
     assert found.get((9, "DYN201")) == "certain"
 
 
+def test_a_host_copy_is_host_memory_and_the_copy_is_the_device_read(dynlint, write):
+    found = _findings(dynlint, write, (
+        "        c = lengths.int().cpu()\n"                 # 5: the copy (DYN214)
+        "        n = c.max().item()\n"                      # 6: reads host memory
+        "        kept = c[c > n]\n"                         # 7: CPU work
+        "        m = lengths.detach().cpu().item()\n"       # 8: the copy reads the device
+        "        ids, order = torch.sort(torch.LongTensor([1, 2]))\n"   # 9: legacy constructor
+        "        k = ids[0].item()\n"                       # 10: host memory
+        "        return x * n * m * k * kept.sum().cpu()\n"))   # 11: a copy of a device tensor
+    assert found.get((5, "DYN214")) == "certain"
+    assert found.get((6, "DYN201")) == "likely"
+    assert (7, "DYN101") not in found
+    assert found.get((8, "DYN201")) == "certain"
+    assert found.get((10, "DYN201")) == "likely"
+
+
 @pytest.mark.parametrize("build", [
     "torch.arange(8).to(x.device)",                  # moved to the device
     "torch.arange(8, device=x.device)",              # built there

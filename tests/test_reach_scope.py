@@ -354,3 +354,71 @@ def test_a_host_algorithm_is_cold(dynlint, write, tmp_path):
     assert _found(dynlint, write, tmp_path, HOST_ALGORITHM) == [("DYN201", 19)]
     r = dynlint("check", "--explain", "m.py:11", cwd=tmp_path)
     assert "host algorithm" in r.stdout, r.stdout
+
+
+# Data and logging code named by the library's own classes and modules (speechbrain's
+# `TextMelCollate`, PyG's `InMemoryDataset` subclasses, stable-baselines3's `common.logger`).
+DATA_AND_LOGS = '''\
+import torch
+from pkg.data import InMemoryDataset
+
+
+class TextMelCollate:
+    def __call__(self, batch):
+        lengths, order = torch.sort(torch.stack([b.size(0) for b in batch]), descending=True)
+        return [batch[i] for i in order if int(lengths[0]) > 0]
+
+
+class Actor(InMemoryDataset):
+    def process(self, row):
+        return torch.zeros(int(row.max()) + 1)
+
+
+class Writer:
+    def write(self, value):
+        return float(value.item())
+
+
+def to_dense(batch: torch.Tensor):
+    return torch.zeros(int(batch.max()) + 1)
+
+
+class Stats:
+    def summarize(self, scores: torch.Tensor):
+        return {"best": self._best(scores)}
+
+    def _best(self, scores: torch.Tensor):
+        return float(scores.max())
+
+
+def ratio(x: torch.Tensor, y: torch.Tensor) -> float:
+    return float(x[y > 0].sum())              # a statistic: declared to return a float
+
+
+def size_of(index: torch.Tensor) -> int:
+    return int(index.max()) + 1               # a size a step may need: in scope
+'''
+
+
+def test_collate_dataset_summary_statistic_and_logging_code_is_cold(dynlint, write, tmp_path):
+    write("pyproject.toml", "[project]\nname = 'pkg'\n")
+    write("pkg/__init__.py", "")
+    write("pkg/data.py", "class InMemoryDataset:\n    pass\n")
+    write("pkg/utils.py", DATA_AND_LOGS)
+    write("pkg/logger.py", DATA_AND_LOGS)
+    r = dynlint("check", "pkg", "--no-cache", "--format", "json", cwd=tmp_path)
+    assert r.returncode == 1, r.stderr
+    found = {(f["path"].replace("\\", "/"), f["line"]) for f in json.loads(r.stdout)}
+    # only the library function (a reader of the same data in code that may run in a step)
+    # and the writer outside a logging module are reported
+    assert found == {("pkg/utils.py", 18), ("pkg/utils.py", 22), ("pkg/utils.py", 38)}, found
+    why = dynlint("check", "--explain", "pkg/utils.py:8", cwd=tmp_path)
+    assert "collate" in why.stdout, why.stdout
+    why = dynlint("check", "--explain", "pkg/utils.py:13", cwd=tmp_path)
+    assert "InMemoryDataset" in why.stdout, why.stdout
+    why = dynlint("check", "--explain", "pkg/logger.py:18", cwd=tmp_path)
+    assert "logging module" in why.stdout, why.stdout
+    why = dynlint("check", "--explain", "pkg/utils.py:30", cwd=tmp_path)   # only `summarize` calls it
+    assert "cold" in why.stdout, why.stdout
+    why = dynlint("check", "--explain", "pkg/utils.py:34", cwd=tmp_path)
+    assert "return Python floats" in why.stdout, why.stdout

@@ -5,6 +5,13 @@
     python bench/handread/sample.py sample  # dynlint check each package, 60 findings, seed 9
     python bench/handread/sample.py report  # bench/results/handread.md from verdicts.json
 
+    python bench/handread/sample.py fetch|sample|report --set b   # second, independent reading
+
+Set a (pyro-ppl, vector-quantize-pytorch, fair-esm) is the reading dynlint was adjusted against;
+set b (speechbrain, torch-geometric, stable-baselines3: speech, graph learning, RL) was read
+first with dynlint as it stood, then kept as a check. Set b's verdicts are keyed by finding
+(path inside the package, line, column, code), so a redrawn sample keeps those it shares.
+
 Stratified: 20 findings per repo; a repo with fewer findings gives all of them and the rest of
 the 60 comes from the repos that have more. The verdicts (verdicts.json, by sample number) are
 written by a person reading the code around each finding.
@@ -22,11 +29,36 @@ import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-WORK = "/tmp/handread"
-PACKAGES = {"pyro-ppl": "pyro", "vector-quantize-pytorch": "vector_quantize_pytorch", "fair-esm": "esm"}
-SEED, TOTAL, PER_REPO = 9, 60, 20
+TOTAL, PER_REPO = 60, 20
+SETS = {
+    "a": {"work": "/tmp/handread", "seed": 9, "suffix": "",
+          "packages": {"pyro-ppl": "pyro", "vector-quantize-pytorch": "vector_quantize_pytorch", "fair-esm": "esm"}},
+    "b": {"work": "/tmp/handread_b", "seed": 23, "suffix": "_b", "fill": "even",
+          "packages": {"speechbrain==1.1.2": "speechbrain", "torch-geometric==2.8.1": "torch_geometric",
+                       "stable-baselines3==2.9.2": "stable_baselines3"}},
+}
+SET = SETS["a"]
+WORK, PACKAGES, SEED = SET["work"], SET["packages"], SET["seed"]
 SAMPLE = os.path.join(HERE, "sample.json")
 LAST_STOP = {"pyro": 59, "vector_quantize_pytorch": 10, "esm": 10}   # findings per repo at the first reading
+
+
+def use_set(name: str) -> None:
+    global SET, WORK, PACKAGES, SEED, SAMPLE
+    SET = SETS[name]
+    WORK, PACKAGES, SEED = SET["work"], SET["packages"], SET["seed"]
+    SAMPLE = os.path.join(HERE, f"sample{SET['suffix']}.json")
+
+
+def src_path(f: dict) -> str:
+    """The finding's file under WORK: the path in the sample is relative to the checkout that drew it."""
+    return os.path.join(WORK, "src", f["path"].split("/src/", 1)[1])
+
+
+def finding_key(f: dict) -> str:
+    """Path inside the package, line, column, code: what ties a verdict to a finding across redraws."""
+    rel = f["path"].split("/src/", 1)[1].split("/", 1)[1]
+    return f"{rel}:{f['line']}:{f.get('col', f.get('column', 0))}:{f['code']}"
 
 
 def fetch() -> None:
@@ -50,6 +82,12 @@ def sample() -> None:
         found[name] = sorted(json.loads(proc.stdout or "[]"), key=lambda f: (f["path"], f["line"], f["code"]))
     quota = {n: min(PER_REPO, len(v)) for n, v in found.items()}
     rest = TOTAL - sum(quota.values())
+    if SET.get("fill") == "even":      # set b: the rest one at a time to the repos that have more
+        while rest and any(len(found[n]) > quota[n] for n in found):
+            for n in sorted(found, key=lambda n: -len(found[n])):
+                if rest and len(found[n]) > quota[n]:
+                    quota[n] += 1
+                    rest -= 1
     for n in sorted(found, key=lambda n: -len(found[n])):      # fill from the largest repo(s)
         extra = min(rest, len(found[n]) - quota[n])
         quota[n] += extra
@@ -125,8 +163,8 @@ def report() -> None:
         verdict, reason = verdicts[str(i)]
         worth += verdict == "yes"
         rel = f["path"].split("/src/", 1)[1].split("/", 1)[1]
-        src = open(f["path"], encoding="utf-8").read().splitlines()[f["line"] - 1].strip().replace("|", "\\|")
-        rows.append(f"| {i} | {f['repo']} | `{rel}:{f['line']}` `{_function(f['path'], f['line'])}` | {f['code']} "
+        src = open(src_path(f), encoding="utf-8").read().splitlines()[f["line"] - 1].strip().replace("|", "\\|")
+        rows.append(f"| {i} | {f['repo']} | `{rel}:{f['line']}` `{_function(src_path(f), f['line'])}` | {f['code']} "
                     f"| {f.get('confidence', '')} | `{src[:90]}` | {'**yes**' if verdict == 'yes' else 'no'} | {reason} |")
     n = len(rows)
     head = [
@@ -156,4 +194,11 @@ def report() -> None:
 
 
 if __name__ == "__main__":
-    {"fetch": fetch, "sample": sample, "report": report}[sys.argv[1]]()
+    if "--set" in sys.argv:
+        use_set(sys.argv[sys.argv.index("--set") + 1])
+    if SET is SETS["b"] and sys.argv[1] == "report":
+        from report_b import report_b
+        report_b(SAMPLE, os.path.join(HERE, "verdicts_b.json"), os.path.join(REPO, "bench", "results", "handread_b.md"),
+                 _function, finding_key, src_path)
+    else:
+        {"fetch": fetch, "sample": sample, "report": report}[sys.argv[1]]()

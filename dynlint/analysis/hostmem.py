@@ -2,7 +2,9 @@
 
 A torch factory called without a `device` (`torch.arange(V)`, `torch.full((1, L), idx)`,
 `torch.tensor([1, 2])`) builds its tensor on the CPU, and so does every op whose tensor inputs
-are all such tensors (`v1 < v2`, `torch.stack((v1[m], v2[m]))`, `grid[0, k]`). Reading one
+are all such tensors (`v1 < v2`, `torch.stack((v1[m], v2[m]))`, `grid[0, k]`); so do the legacy
+typed constructors (`torch.LongTensor(n, m)`), and `t.cpu()` / `t.to("cpu")` of any tensor is host
+memory from then on (the copy is the device read, reported where it is made). Reading one
 (`.item()`, `if t:`) waits for no device, and masking or `nonzero` on one is CPU work outside
 any device graph. The flag is lost as soon as a value might be on a device: an operand of
 unknown origin, `.to(x.device)` / `.cuda()`, `*_like`/`type_as` of a device tensor, a factory
@@ -19,10 +21,10 @@ import ast
 
 from . import kinds as K
 from .kinds import CPU, NOT
-from .tensor_api import HOST_FACTORIES
+from .tensor_api import HOST_FACTORIES, LEGACY_CONSTRUCTORS
 
 # Factories whose data argument may itself be a tensor (then the result shares its device).
-_FROM_DATA = frozenset({"tensor", "as_tensor", "asarray"})
+_FROM_DATA = frozenset({"tensor", "as_tensor", "asarray"}) | LEGACY_CONSTRUCTORS
 # `*_like` factories and methods whose result is on the device of another tensor argument.
 _LIKE = frozenset({"zeros_like", "ones_like", "empty_like", "full_like", "rand_like",
                    "randn_like", "randint_like"})
@@ -109,6 +111,28 @@ def torch_call(a, name: str, node: ast.Call) -> int:
             return CPU
         return CPU if node.args and a.kind(node.args[0]) & CPU else 0
     return joint(*_args_kinds(a, node))
+
+
+def copied_to_host(a, name: str, node: ast.Call) -> int:
+    """CPU for `t.cpu()` and `t.to("cpu")` of any tensor: the copy is the one read of the device
+    (its own rule reports it); what it returns is host memory, read later without a sync."""
+    if name == "cpu" or name == "to" and any(names_cpu(a, arg) for arg in
+                                             (*node.args, *(kw.value for kw in node.keywords if kw.arg == "device"))):
+        a._host_built = a.lines
+        return CPU
+    return 0
+
+
+_COPY_CHAIN = frozenset({"cpu", "to", "detach", "clone", "contiguous", "float", "double", "half", "long",
+                         "int", "bool"})
+
+
+def copy_source(node: ast.AST) -> ast.AST:
+    """The tensor a chain of `.detach().cpu()`-like calls starts from: `d.detach().cpu().item()`
+    reads `d`, so whether it reads a device is a question about `d`."""
+    while type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr in _COPY_CHAIN:
+        node = node.func.value
+    return node
 
 
 def method(a, name: str, base: int, node: ast.Call) -> int:

@@ -101,7 +101,8 @@ class KindInference:
             lv = max(K.level(k) for k in ks)
             if lv == NOT:
                 host = any(k & HOST for k in ks)
-                return NOT | (HOST if host else 0)
+                # `arr > 0` of a numpy array is a numpy array
+                return NOT | (HOST if host else 0) | _array_of(*ks)
             return lv | BOOL | hostmem.joint(*ks)
         if t is ast.BinOp:
             return _binop(self.kind(node.left), self.kind(node.right), node.op)
@@ -283,6 +284,8 @@ class KindInference:
 
     def _method_kind(self, name: str, base: int, node: ast.Call) -> int:
         k = self._method_level(name, base, node)
+        if K.level(k) == TENSOR and name in ("cpu", "to"):
+            k |= hostmem.copied_to_host(self, name, node)
         if base & CPU and K.level(k) == TENSOR:
             k |= hostmem.method(self, name, base, node)
         elif base & CPU and k & HOST:
@@ -293,6 +296,8 @@ class KindInference:
         lv = K.level(base)
         if base & HOST:
             return NOT | HOST if name in K.HOST_METHODS or lv == NOT else UNKNOWN
+        if name == "astype":
+            return NOT | K.ARRAY               # numpy/pandas only: a tensor has no `astype`
         if base & K.ARRAY or name in K.STR_METHODS or _str_split(name, node):
             return NOT | (base & K.ARRAY)      # numpy/pandas results; text
         if lv == NOT:
@@ -345,13 +350,18 @@ _BUILTINS = frozenset(dir(builtins))
 _SUBMODULES_BY_LENGTH = sorted(K.TORCH_SUBMODULES.items(), key=lambda kv: -len(kv[0]))
 
 
+def _array_of(*ks: int) -> int:
+    """ARRAY when an operand of an operator is a numpy/pandas object (and none is a tensor)."""
+    return K.ARRAY if any(k & K.ARRAY for k in ks) else 0
+
+
 def _binop(a: int, b: int, op: ast.operator) -> int:
     la, lb = K.level(a), K.level(b)
     lv = max(la, lb)
     if (a | b) & SCALAR and min(la, lb) == NOT:
         return lv | SCALAR | hostmem.joint(a, b)    # `idx + 1` is still a 0-d tensor
     if lv == NOT:
-        return NOT | ((a | b) & HOST)
+        return NOT | ((a | b) & HOST) | _array_of(a, b)
     if lv == UNKNOWN and ((a | b) & HOST):
         return NOT | HOST
     flags = hostmem.joint(a, b)

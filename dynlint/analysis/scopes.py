@@ -30,19 +30,21 @@ _COLD_FUNC = re.compile(
     r"__getstate__|__post_init__|_?init_weights?|_?initiali[sz]e.*|reset_parameters|"
     r"reset|extra_repr|train(_.*|ing_step.*)?|fit.*|evaluat.*|eval_.*|validat.*|test_.*|"
     r"main|run|log(_.*)?|collate.*|prepare_data|setup|teardown|.*dataset.*|.*dataloader.*|"
-    r"preprocess.*|load.*|save.*|from_pretrained|plot.*|visuali[sz]e.*|print.*|on_.*|"
+    r"preprocess.*|load.*|save.*|from_pretrained|plot.*|visuali[sz]e.*|print.*|summari[sz]e.*|on_.*|"
     r"configure_optimizers|parse_args|download.*|benchmark.*|profile.*|post_?process.*)$",
     re.IGNORECASE,
 )
 # Classes whose methods never run inside a model: by name for preprocessing and tests, and
 # by base class for data loading (datasets, samplers, loader transforms) and training infrastructure (a class merely *named*
-# "...Sampler" may well be called from forward, like torchvision's box samplers).
+# "...Sampler" may well be called from forward, like torchvision's box samplers). Any base named
+# `...Dataset` counts: a library's own dataset bases (`InMemoryDataset`, `TensorDataset`,
+# `HFDataset`) derive from torch's in files the pre-pass does not read.
 _COLD_CLASS = re.compile(
-    r"^Test|Tests$|Tokenizer|FeatureExtractor$|ImageProcessor|"
+    r"^Test|Tests$|Tokenizer|FeatureExtractor$|ImageProcessor|Collat(e|or)|"
     r"^(?!.*(Attn|Attention)).*Processor(Fast)?$|Config$|Args$|Arguments$",
 )
 _COLD_BASE = re.compile(
-    r"(^|\.)(Dataset|IterableDataset|Sampler|BatchSampler|DataLoader|TestCase|\w*Transform|"
+    r"(^|\.)(\w*Dataset|Sampler|BatchSampler|DataLoader|TestCase|\w*Transform|"
     r"LightningDataModule|DataModule|Trainer|TrainerCallback|Callback|PretrainedConfig)$"
 )
 _MODULE_BASE = re.compile(
@@ -54,6 +56,9 @@ _MODULE_BASE = re.compile(
 # by their place): `pyro.distributions.testing.gof`, `torch.testing._internal`. Nothing there
 # runs in a user's step.
 _TEST_PARTS = frozenset({"test", "tests", "testing", "conftest"})
+# Logging modules (`stable_baselines3.common.logger`, `lightning.pytorch.loggers.csv_logs`):
+# what they read from a tensor is what they were handed to record, after the step.
+_LOGGING_PARTS = frozenset({"logger", "loggers", "logging"})
 # Example packages (`pyro.contrib.examples.polyphonic_data_loader`, fairseq's `examples.*`)
 # hold models people train, so their model code stays model code; but they are no library:
 # no one's step calls a helper of theirs that their own model code does not reach (those are
@@ -156,6 +161,7 @@ class Scopes:
         self.roots: set[int] = set()
         self.bases: dict[str, list[str]] = {}
         self.test_module: str | None = None     # the module's name when it is test code
+        self.logging_module: str | None = None  # the module's name when it is a logging module
         self.example_module: str | None = None  # the module's name when it is example code
         self.host_algorithms: set[int] = set()    # ids of functions cold as host algorithms
 
@@ -184,6 +190,11 @@ def is_test_module(module: str | None) -> bool:
     return bool(module) and not _TEST_PARTS.isdisjoint(module.split("."))
 
 
+def is_logging_module(module: str | None) -> bool:
+    """Whether a dotted module name lies in a logging package (or is a logging module)."""
+    return bool(module) and not _LOGGING_PARTS.isdisjoint(module.split("."))
+
+
 def is_example_module(module: str | None) -> bool:
     """Whether a dotted module name lies in an example package (or is one)."""
     return bool(module) and not _EXAMPLE_PARTS.isdisjoint(module.split("."))
@@ -198,6 +209,8 @@ def index_module(tree: ast.Module, lines: list[str], explain: bool = False,
         scopes.why = {}
     if is_test_module(module):
         scopes.test_module = module
+    elif is_logging_module(module):
+        scopes.logging_module = module
     elif is_example_module(module):
         scopes.example_module = module
     order: list[FunctionInfo] = []
@@ -385,7 +398,7 @@ def _scan(body, scopes: Scopes, order, func, cls, prefix, top) -> None:
 def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -> None:
     """Model code is what model roots reach; cold code is cold by nature or reached only from
     cold code; the rest is neutral ("library": in scope for shape rules, not for host reads)."""
-    if scopes.test_module is not None:
+    if scopes.test_module is not None or scopes.logging_module is not None:
         for f in order:
             f.role = Role.COLD
         return
@@ -415,7 +428,8 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
         parent_role = f.parent.role if f.parent is not None else Role.NEUTRAL
         if id(f) in model or parent_role == Role.MODEL:
             f.role = Role.MODEL
-        elif parent_role == Role.COLD or _COLD_FUNC.match(f.name) or (f.cls is not None and f.cls.cold):
+        elif parent_role == Role.COLD or _COLD_FUNC.match(f.name) or (f.cls is not None and f.cls.cold) \
+                or _returns_float(f.node):
             f.role = Role.COLD
         elif host_imports and _host_algorithm(f, scopes, lines):
             f.role = Role.COLD
@@ -445,15 +459,33 @@ def _host_algorithm(f: FunctionInfo, scopes: Scopes, lines) -> bool:
     return any(imports.get(n, "").rpartition(".")[0] in _HOST_ALGORITHMS for n in names if n in imports)
 
 
+def _returns_float(node) -> bool:
+    """Declared to return Python floats (`-> float`, `-> tuple[float, float]`): a statistic or
+    metric of tensors (a graph's assortativity, a group distance ratio), whose reads of tensor
+    data are its result. Not `-> int`, which is often a size a step needs (`num_nodes`)."""
+    ann = node.returns
+    if type(ann) is ast.Subscript and type(ann.value) in (ast.Name, ast.Attribute) and \
+            (ann.value.id if type(ann.value) is ast.Name else ann.value.attr) in ("tuple", "Tuple"):
+        ann = ann.slice
+        items = ann.elts if type(ann) is ast.Tuple else [ann]
+        return bool(items) and all(type(i) is ast.Name and i.id == "float" or
+                                   type(i) is ast.Constant and i.value is Ellipsis for i in items)
+    return type(ann) is ast.Name and ann.id == "float"
+
+
 def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
     """Why `_assign_roles` made a cold function cold (for `--explain`), in its order."""
     if scopes.test_module is not None:
         return f"its module `{scopes.test_module}` is in a test package"
+    if scopes.logging_module is not None:
+        return f"its module `{scopes.logging_module}` is a logging module"
     if f.parent is not None and f.parent.role == Role.COLD:
         return f"it is nested in `{f.parent.qualname}`, which is cold"
     if _COLD_FUNC.match(f.name):
         return f"its name `{f.name}` is one of code that runs outside the model " \
                "(construction, initialisation, data, training loop, tests, I/O)"
+    if _returns_float(f.node):
+        return "it is declared to return Python floats: a statistic or metric, its reads are its result"
     if id(f) in scopes.host_algorithms:
         return "it keeps a heap or bisects a list (`heapq`, `bisect`): a host algorithm"
     cls = f.cls
@@ -461,7 +493,7 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
         return "only cold code in this file calls it"
     if _COLD_CLASS.search(cls.name):
         return f"its class `{cls.name}` is named like code that runs outside the model " \
-               "(tests, tokenizers, processors, configs)"
+               "(tests, tokenizers, processors, collate functions, configs)"
     for base in scopes.bases.get(cls.name, ()):
         if _COLD_BASE.search(base):
             return f"its class `{cls.name}` derives from `{base}` (data loading, training, tests)"

@@ -87,8 +87,12 @@ SEQUENCE_TYPES = frozenset({
 })
 
 # torch factories that build a tensor on the CPU unless given a `device`: such a tensor is
-# already on the host, so `.numpy()`/`.cpu()` of it copies nothing from a device.
+# already on the host, so `.numpy()`/`.cpu()` of it copies nothing from a device. The legacy
+# typed constructors (`torch.LongTensor(n, m)`, `torch.FloatTensor([...])`) take no device at all.
+LEGACY_CONSTRUCTORS = frozenset("""
+Tensor FloatTensor LongTensor IntTensor DoubleTensor HalfTensor ByteTensor ShortTensor BoolTensor
+""".split())
 HOST_FACTORIES = frozenset("""
 tensor as_tensor from_numpy empty zeros ones full arange linspace logspace eye rand randn
 randint randperm
-""".split())
+""".split()) | LEGACY_CONSTRUCTORS

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ..analysis import kinds as K
 from ..analysis.evidence import tensor_by_evidence
-from ..analysis.hostmem import names_cpu
+from ..analysis.hostmem import copy_source, names_cpu
 from ..analysis.tensor_api import TENSOR_NAMES
 from ..analysis.kinds import BOOL, HOST, PROBABLE, TENSOR, UNKNOWN
 from ..analysis.oneshot import once_regions
@@ -185,8 +185,8 @@ def host_tensor(ctx, node):
 @predicate()
 def read_from_device(ctx, node):
     """Always holds; for a host tensor (see `host_tensor`) it holds on weak evidence, so the finding is `likely`: reading host memory waits for no device (no sync on CUDA, Gaudi or XLA), but under torch.compile the read is still a graph break, and a run on the CPU records it like any other read."""
-    if ctx.kind(node) & K.CPU:
-        ctx.weak = True
+    if ctx.kind(node) & K.CPU and ctx.kind(copy_source(node)) & K.CPU:
+        ctx.weak = True         # (`d.detach().cpu().item()` reads `d`: the copy is the device read)
     return True
 
 
