@@ -201,8 +201,12 @@ class KindInference:
                 if r is not None:
                     return r
                 return PROBABLE if self.frame.modelish else UNKNOWN
-            if type(func.value) is ast.Name and func.value.id in self.classes:
-                r = self._local_result(node)         # Class.static_method(...) of this file
+            v = func.value
+            if (type(v) is ast.Name and (v.id in self.classes or v.id in self.imports)) or \
+                    (type(v) is ast.Attribute and type(v.value) is ast.Name and v.value.id == "self"):
+                # Class.static_method(...) of this file, `module.helper(...)` of another file
+                # of the project, `self.held.method(...)` (summaries.py).
+                r = self._local_result(node)
                 if r is not None:
                     return r
             return self._method_kind(func.attr, self.kind(func.value), node)
@@ -211,7 +215,10 @@ class KindInference:
             if q is not None:
                 if q.startswith("torch."):
                     return self._torch_call_kind(q[6:], node)
-                return NOT | K.ARRAY if q.startswith(K.ARRAY_LIBRARIES) else UNKNOWN
+                if q.startswith(K.ARRAY_LIBRARIES):
+                    return NOT | K.ARRAY
+                r = self._local_result(node)        # a helper of another file (summaries.py)
+                return UNKNOWN if r is None else r
             name = func.id
             if name in K.HOST_CONVERTERS:
                 arg = self.kind(node.args[0]) if node.args else NOT

@@ -65,6 +65,9 @@ class Analyzer(KindInference):
         # is skipped: some rule may match inside them (see Engine._walk_anyway).
         self.walk_anyway = None
         self._unskipped = frozenset()
+        # Qualified names of the module-level functions and methods to walk (None: all): a
+        # walk again with what other files return walks only those that asked (crossfile.py).
+        self.only = None
         self.scopes = Scopes()
         self.imports = self.scopes.imports
         self.classes = self.scopes.classes
@@ -406,7 +409,8 @@ class Analyzer(KindInference):
         self.visit_all([d for d in args.defaults + args.kw_defaults if d is not None])
         self.frame.env[node.name] = NOT
         info = self.scopes.functions[id(node)]
-        if info.role in self.skip_roles and id(info) not in self._unskipped:
+        if (info.role in self.skip_roles and id(info) not in self._unskipped) or \
+                (self.only is not None and info.parent is None and info.qualname not in self.only):
             return
         self.calls.met(info, self.frame)
         self._walk_function(info, self.frame)

@@ -39,6 +39,16 @@ class FileFacts:
     exports: dict = field(default_factory=dict)          # function -> (is_model, refs)
     model_refs: frozenset = frozenset()                  # names model code here refers to
     conditional: list = field(default_factory=list)      # (function, Finding) if it is model code
+    # For function summaries across files (crossfile.settle, project/index.py):
+    returns: dict = field(default_factory=dict)      # function or Class.method -> kind
+    demands: dict = field(default_factory=dict)      # absolute name whose result a walk needed
+                                                     # -> the functions that asked
+    classes: dict = field(default_factory=dict)      # class -> [absolute bases, method names]
+    aliases: dict = field(default_factory=dict)      # a package's re-exports: name -> absolute
+    origin: str | None = None                        # the file (not cached)
+
+    def summarises(self) -> bool:
+        return bool(self.returns or self.demands or self.classes or self.aliases)
 
 
 def _callee_key(func, imports) -> str | None:
@@ -179,7 +189,8 @@ class Engine:
         return self.check_module(source, path, tree, gate)[0]
 
     def check_module(self, source: str, path: str, tree: ast.AST | None = None,
-                     gate: bool = True, module: str | None = None, is_package: bool = False):
+                     gate: bool = True, module: str | None = None, is_package: bool = False,
+                     external: dict | None = None, only=None):
         """(findings, facts). With a `module` name, also collect FileFacts: findings of
         model-code rules inside neutral module-level functions are kept aside, to be reported
         if another file's model code calls those functions."""
@@ -192,6 +203,10 @@ class Engine:
         lines = split_lines(source)
         analyzer = Analyzer(skip_roles=self._skip_roles_collect if facts else self._skip_roles)
         analyzer.module_name = module if module is not None else _module_of(path)
+        analyzer.is_package = is_package
+        if external:
+            analyzer.calls.external = external
+        analyzer.only = only
         collect = facts is not None
         matcher = Matcher(analyzer.qualname)
         index = self._index_for(source)
@@ -226,8 +241,11 @@ class Engine:
         findings = self._finish([c for c in candidates if c.conditional is None], source, lines,
                                 path, noqa)
         if collect:
-            from ..analysis.scopes import cross_file_facts
+            from ..analysis.scopes import class_facts, cross_file_facts
             facts.exports, facts.model_refs = cross_file_facts(analyzer.scopes, lines, module, is_package)
+            facts.classes, facts.aliases = class_facts(analyzer.scopes, module, is_package)
+            facts.returns = analyzer.calls.exported()
+            facts.demands = {k: sorted(v) for k, v in sorted(analyzer.calls.demands.items())}
             pending = [c for c in candidates if c.conditional is not None]
             if pending:
                 facts.conditional = self._conditional(pending, source, lines, path, noqa)
@@ -244,10 +262,11 @@ class Engine:
         facts = FileFacts(module)
         if not self.rules or not self.may_match(source):
             return facts
-        from ..analysis.scopes import cross_file_facts, index_module
+        from ..analysis.scopes import class_facts, cross_file_facts, index_module
         lines = split_lines(source)
         scopes = index_module(tree, lines, module=module)
         facts.exports, facts.model_refs = cross_file_facts(scopes, lines, module, is_package)
+        facts.classes, facts.aliases = class_facts(scopes, module, is_package)
         scopes.release()
         return facts
 
