@@ -148,9 +148,15 @@ class KindInference:
             return self._tuple_kinds.get(id(node))
         return None
 
-    def _local_result(self, node: ast.Call):
+    def _local_result(self, node: ast.Call, fallback: int = UNKNOWN):
+        """What a followed call returns; None where its summary knows nothing, so the call site
+        decides as for a call it cannot follow (`fallback`, item by item for a tuple)."""
         r = self.calls.result(node)
+        if r == UNKNOWN:
+            return None
         if type(r) is tuple:
+            if fallback != UNKNOWN:
+                r = tuple(fallback if k == UNKNOWN else k for k in r)
             self._tuple_kinds[id(node)] = r
             return NOT
         return r
@@ -197,10 +203,11 @@ class KindInference:
                 return NOT | K.ARRAY
             if type(func.value) is ast.Name and func.value.id in ("self",) and \
                     ("self." + func.attr) not in self.frame.env:
-                r = self._local_result(node)
+                unfollowed = PROBABLE if self.frame.modelish else UNKNOWN
+                r = self._local_result(node, unfollowed)
                 if r is not None:
                     return r
-                return PROBABLE if self.frame.modelish else UNKNOWN
+                return unfollowed
             v = func.value
             if (type(v) is ast.Name and (v.id in self.classes or v.id in self.imports)) or \
                     (type(v) is ast.Attribute and type(v.value) is ast.Name and v.value.id == "self"):

@@ -15,7 +15,7 @@ import ast
 from . import kinds as K
 from .annotations import annotation_kind
 from .attributes import held_classes
-from .kinds import BOOL, HOST, NOT, TENSOR
+from .kinds import BOOL, HOST, NOT, TENSOR, UNKNOWN
 from .scopes import resolve_import
 
 
@@ -121,7 +121,9 @@ class LocalCalls:
         if value is None or (type(value) is ast.Constant and value.value is None):
             return                  # `return None` says nothing about the other returns
         if type(value) is ast.Tuple:
-            k = tuple(self.a.kind(e) for e in value.elts)
+            # A nested tuple's items are not tracked: no claim (UNKNOWN), not "no tensor".
+            k = tuple(UNKNOWN if type(e) in (ast.Tuple, ast.List) else self.a.kind(e)
+                      for e in value.elts)
         else:
             k = self.a.kind(value)
         self.returns.setdefault(id(info), []).append(k)
