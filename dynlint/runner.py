@@ -14,7 +14,7 @@ from .project import notebook, source
 from .project.cache import Configurations, content_hash
 from .project.discover import discover, display_path
 from .project.scope import module_name  # noqa: F401  (used here and by the server)
-from .crossfile import project_facts, resolve as resolve_cross_file
+from .crossfile import Memo, external_key, project_facts, resolve as resolve_cross_file, settle
 from .engine.match import Engine
 from .finding import internal_error
 from .report import snippets
@@ -29,14 +29,17 @@ _since_gc = 0
 PARALLEL_THRESHOLD = 24         # below this many files, worker start-up costs more than it saves
 
 
-def analyse_source(engine: Engine, text: str, display: str, module=None):
-    """(findings, facts) for one module's text (used for stdin and by workers)."""
+def analyse_source(engine: Engine, text: str, display: str, module=None, external=None,
+                   only=None):
+    """(findings, facts) for one module's text (used for stdin and by workers); `external`:
+    what calls into other files return (crossfile.settle)."""
     try:
         tree = source.parse(text, display)      # every file, so syntax errors always show
         if not engine.may_match(text):
             return [], None
         name, is_package = module if module else (None, False)
-        return engine.check_module(text, display, tree=tree, module=name, is_package=is_package)
+        return engine.check_module(text, display, tree=tree, module=name, is_package=is_package,
+                                   external=external, only=only)
     except source.SourceError as exc:
         return [exc.finding], None
     except Exception as exc:       # a bug in dynlint must not stop the run
@@ -94,19 +97,24 @@ def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross
     _ENGINES = configs.gates
     todo = []
     all_facts = []
+    found_in: dict = {}             # path -> (display, profile, its findings)
+    profiles: dict = {}             # configuration number -> profile
 
     snippets.forget_all()
 
-    def add(entry, display):
+    def add(entry, display, path=None, index=None):
         (found, facts), lines = entry
         snippets.remember(display, lines)
         if found and found[0].path != display:
             found = [dataclasses.replace(f, path=display) for f in found]
         findings.extend(found)
-        if facts is not None and (facts.exports or facts.model_refs or facts.conditional):
+        if facts is not None and (facts.exports or facts.model_refs or facts.conditional
+                                  or facts.summarises()):
             if facts.conditional and facts.conditional[0][1].path != display:
                 facts.conditional = [(n, dataclasses.replace(f, path=display))
                                      for n, f in facts.conditional]
+            facts.origin = path
+            found_in[path] = (display, profiles[index], found)
             all_facts.append(facts)
 
     # Loading the cache builds many small acyclic objects; the cyclic GC would re-scan them
@@ -119,12 +127,13 @@ def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross
             display = display_path(absolute, cwd) if os.path.isabs(path) else path
             profile = plan.profile_for_file(absolute)     # discovery yields files only
             index = configs.number(profile)
+            profiles[index] = profile
             cache = configs.cache(index)
             cached = cache.lookup(path, display) if cache is not None else None
             if cached is None:
                 todo.append((path, display, cross_file, index))
             else:
-                add(cached, display)
+                add(cached, display, path, index)
     finally:
         if gc_was_enabled:
             gc.enable()
@@ -136,16 +145,61 @@ def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross
         cache = configs.cache(index)
         if cache is not None and stat is not None:
             cache.store(path, stat, digest, result)
-        add(result, display)
+        add(result, display, path, index)
     configs.save()
-    if any(facts.conditional for facts in all_facts):
+    if any(facts.conditional or facts.demands for facts in all_facts):
         # The project is the repository: the facts of its files not named here count too.
         named = [os.path.abspath(f) for f in files]
-        all_facts += project_facts(paths, named, plan, use_cache, jobs)
-        findings = _merge_reached(findings, resolve_cross_file(all_facts))
+        others = project_facts(paths, named, plan, use_cache, jobs)
+        if any(facts.demands for facts in all_facts):
+            findings = _settle(all_facts, others, found_in, findings, configs)
+        findings = _merge_reached(findings, resolve_cross_file(all_facts + others))
     findings = [f for f in findings if plan.keep(f)]
     findings.sort(key=lambda f: f.sort_key)
     return findings, len(files)
+
+
+def _settle(named: list, others: list, found_in: dict, findings: list, configs) -> list:
+    """Function summaries across files (crossfile.settle): the functions of a file whose
+    calls into other files now return something known are walked again; what they find is
+    added to the file's first findings (cached by the file's content and what it was told)."""
+    memo = Memo(configs, "#settled", entry_to_json, entry_from_json)
+    added: dict = {}
+
+    def recheck(facts, external, only):
+        path = facts.origin
+        display, profile, _ = found_in[path]
+        if not external:
+            added.pop(display, None)
+            return facts
+        key = external_key(external, only)
+        entry = memo.get(profile, path, key, display)
+        if entry is None:
+            try:
+                data, stat = source.read_bytes(path, display, profile.settings.max_file_size)
+                text = source.decode(data, display)
+            except source.SourceError:
+                return facts
+            result = analyse_source(profile.engine, text, display, module_name(path), external,
+                                    only)
+            entry = (result, _snippets(text, result))
+            memo.put(profile, path, stat, content_hash(data), key, entry)
+        (found, new), lines = entry
+        if new is None:
+            return facts
+        new.origin = path
+        snippets.remember(display, lines)
+        added[display] = [dataclasses.replace(f, path=display) if f.path != display else f
+                          for f in found]
+        return new
+
+    settle(named, others, recheck, configs is not None)
+    memo.save()
+    if not added:
+        return findings
+    have = {(f.path, f.code, f.line, f.column) for f in findings}
+    return findings + [f for found in added.values() for f in found
+                       if (f.path, f.code, f.line, f.column) not in have]
 
 
 def _merge_reached(findings: list, reached: list) -> list:

@@ -90,3 +90,47 @@ def test_library_scope_is_likely_until_model_code_reaches_it(dynlint, tmp_path):
     assert confidences("pkg/utils.py") == whole          # reads it
     alone = {("pkg/utils.py", 4): "likely", ("pkg/utils.py", 7): "likely"}
     assert confidences("pkg/utils.py", "--no-cache", "--no-cross-file") == alone
+
+
+def test_shared_conditions_keep_each_findings_confidence(dynlint, write, tmp_path):
+    """Rules tried on the same node share their argument-free conditions' answers (the
+    engine remembers them while it tries the node's entries): the second rule must still
+    learn that only the library scope held (`likely`), and a name-only mask (weak evidence)
+    must make every rule resting on it `likely`, whichever rule asked first. In model code
+    the same pairs stay `certain` for the rule without the name evidence."""
+    rule = textwrap.dedent("""\
+        code: {code}
+        name: {name}
+        summary: "a test rule"
+        why: Two rules with the same conditions on the same node.
+        message: "`{{match}}` {name}"
+        match:
+          - pattern: "$X[$M]"
+            where:
+              M: [{pred}]
+            when: [loaded, in_step_code]
+        examples:
+          flag: []
+          pass: []
+        """)
+    write("r/MYA001.yaml", rule.format(code="MYA001", name="first-rule", pred="named_mask"))
+    write("r/MYA002.yaml", rule.format(code="MYA002", name="second-rule", pred="possible_tensor"))
+    write("r/MYA003.yaml", rule.format(code="MYA003", name="third-rule", pred="named_mask"))
+    write("m.py", textwrap.dedent("""\
+        import torch
+
+
+        def library_helper(x, fg_mask):
+            return x[fg_mask]
+
+
+        class M(torch.nn.Module):
+            def forward(self, x, fg_mask):
+                return x[fg_mask]
+        """))
+    out = dynlint("check", "--format", "json", "--rules", "r", "--select", "MYA", "--no-cache",
+                  "m.py", cwd=tmp_path)
+    got = {(d["line"], d["code"]): d["confidence"] for d in json.loads(out.stdout)}
+    assert got == {(5, "MYA001"): "likely", (5, "MYA002"): "likely", (5, "MYA003"): "likely",
+                   (10, "MYA001"): "likely", (10, "MYA002"): "certain",
+                   (10, "MYA003"): "likely"}, got

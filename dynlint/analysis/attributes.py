@@ -35,12 +35,49 @@ def attribute_kind(analyzer, cls, attr: str) -> int:
     return per_class.get(attr, UNKNOWN)
 
 
+def held_classes(analyzer, cls, attr: str) -> list:
+    """Classes of this file whose instances `cls`'s methods store in `self.attr`
+    (`self.decoder = GreedyDecoder(...)`); empty if some assignment stores anything else."""
+    table = analyzer.__dict__.setdefault("_held_classes", {})
+    per_class = table.get(id(cls))
+    if per_class is None:
+        per_class = table[id(cls)] = _held(analyzer, cls)
+    return per_class.get(attr, ())
+
+
+def _class_assignments(analyzer, cls) -> list:
+    """(attribute, value) pairs every method of `cls` assigns to `self` (read once)."""
+    table = analyzer.__dict__.setdefault("_class_assignments", {})
+    found = table.get(id(cls))
+    if found is None:
+        found = table[id(cls)] = [pair for infos in cls.methods.values() for info in infos
+                                  for pair in _assignments(info.node, analyzer.lines)]
+    return found
+
+
+def _held(analyzer, cls) -> dict:
+    classes = analyzer.scopes.classes
+    out: dict[str, list] = {}
+    if len(classes) < 2:
+        return out              # no other class of this file to hold
+    mixed = set()
+    for name, value in _class_assignments(analyzer, cls):
+        for v in [value.body, value.orelse] if type(value) is ast.IfExp else [value]:
+            if type(v) is ast.Constant and v.value is None:
+                continue
+            held = classes.get(v.func.id) if type(v) is ast.Call and \
+                type(v.func) is ast.Name else None
+            if held is None:
+                mixed.add(name)
+            elif held not in out.setdefault(name, []):
+                out[name].append(held)
+    return {name: found for name, found in out.items() if name not in mixed}
+
+
 def _class_attributes(analyzer, cls) -> dict:
     values: dict[str, list] = {}
-    for infos in cls.methods.values():
-        for info in infos:
-            for name, value in _assignments(info.node, analyzer.lines):
-                values.setdefault(name, []).append(value)
+    for name, value in _class_assignments(analyzer, cls):
+        values.setdefault(name, []).append(value)
     out = {}
     for name, vs in values.items():
         vs = [v for v in vs if not (type(v) is ast.Constant and v.value is None)]

@@ -111,7 +111,14 @@ class KindInference:
                 return NOT
             return self.kind(node.operand) & ~SHAPE
         if t is ast.BoolOp:
-            return max(K.level(self.kind(v)) for v in node.values)
+            proved = self.operand_facts(node)     # what earlier operands proved (walker)
+            if proved is None:
+                return max(K.level(self.kind(v)) for v in node.values)
+            lv = NOT
+            for v, facts in zip(node.values, proved):
+                with self.narrowing(facts):
+                    lv = max(lv, K.level(self.kind(v)))
+            return lv
         if t is ast.IfExp:
             a, b = self.kind(node.body), self.kind(node.orelse)
             return max(K.level(a), K.level(b)) | (a & b & (BOOL | CPU))
@@ -141,9 +148,15 @@ class KindInference:
             return self._tuple_kinds.get(id(node))
         return None
 
-    def _local_result(self, node: ast.Call):
+    def _local_result(self, node: ast.Call, fallback: int = UNKNOWN):
+        """What a followed call returns; None where its summary knows nothing, so the call site
+        decides as for a call it cannot follow (`fallback`, item by item for a tuple)."""
         r = self.calls.result(node)
+        if r == UNKNOWN:
+            return None
         if type(r) is tuple:
+            if fallback != UNKNOWN:
+                r = tuple(fallback if k == UNKNOWN else k for k in r)
             self._tuple_kinds[id(node)] = r
             return NOT
         return r
@@ -190,12 +203,17 @@ class KindInference:
                 return NOT | K.ARRAY
             if type(func.value) is ast.Name and func.value.id in ("self",) and \
                     ("self." + func.attr) not in self.frame.env:
-                r = self._local_result(node)
+                unfollowed = PROBABLE if self.frame.modelish else UNKNOWN
+                r = self._local_result(node, unfollowed)
                 if r is not None:
                     return r
-                return PROBABLE if self.frame.modelish else UNKNOWN
-            if type(func.value) is ast.Name and func.value.id in self.classes:
-                r = self._local_result(node)         # Class.static_method(...) of this file
+                return unfollowed
+            v = func.value
+            if (type(v) is ast.Name and (v.id in self.classes or v.id in self.imports)) or \
+                    (type(v) is ast.Attribute and type(v.value) is ast.Name and v.value.id == "self"):
+                # Class.static_method(...) of this file, `module.helper(...)` of another file
+                # of the project, `self.held.method(...)` (summaries.py).
+                r = self._local_result(node)
                 if r is not None:
                     return r
             return self._method_kind(func.attr, self.kind(func.value), node)
@@ -204,7 +222,10 @@ class KindInference:
             if q is not None:
                 if q.startswith("torch."):
                     return self._torch_call_kind(q[6:], node)
-                return NOT | K.ARRAY if q.startswith(K.ARRAY_LIBRARIES) else UNKNOWN
+                if q.startswith(K.ARRAY_LIBRARIES):
+                    return NOT | K.ARRAY
+                r = self._local_result(node)        # a helper of another file (summaries.py)
+                return UNKNOWN if r is None else r
             name = func.id
             if name in K.HOST_CONVERTERS:
                 arg = self.kind(node.args[0]) if node.args else NOT
@@ -287,6 +308,12 @@ class KindInference:
 
     def _method_level(self, name: str, base: int, node: ast.Call) -> int:
         lv = K.level(base)
+        if name in K.NEW_FACTORIES and lv >= UNKNOWN and not base & (HOST | K.ARRAY):
+            # `x.new_zeros(n, dtype=torch.bool)`: the dtype given, else the receiver's.
+            for kw in node.keywords:
+                if kw.arg == "dtype":
+                    return TENSOR | (BOOL if self._is_bool_dtype(kw.value) else 0)
+            return TENSOR | (base & BOOL)
         if base & HOST:
             return NOT | HOST if name in K.HOST_METHODS or lv == NOT else UNKNOWN
         if name == "astype":
@@ -312,9 +339,10 @@ class KindInference:
             # Not a tensor method: the receiver is some other object (a ModelOutput, a cache,
             # a dict), whatever its annotation claims.
             return PROBABLE if lv == PROBABLE else UNKNOWN
-        if name in K.HOST_METHODS:
+        if name in K.HOST_METHODS or name == "is_nonzero":
             return NOT | HOST
-        if name in K.NOT_TENSOR_METHODS:
+        if name in K.NOT_TENSOR_METHODS or name.startswith("is_"):
+            # `t.is_inference()`, `t.is_floating_point()`: Python bools about the tensor.
             return NOT | (SHAPE if name == "size" and not node.args else 0)
         if name in K.BOOL_FUNCS or name == "bool":
             return TENSOR | BOOL

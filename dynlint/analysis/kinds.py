@@ -76,6 +76,8 @@ softmax log_softmax sigmoid relu bmm eq ne lt gt le ge logical_and logical_or lo
 isinf isfinite nonzero argwhere masked_scatter index_fill index_add index_copy narrow unbind
 view_as
 """.split())
+# Tensor methods building a new tensor of the receiver's dtype (or the `dtype=` given).
+NEW_FACTORIES = frozenset({"new_zeros", "new_ones", "new_full", "new_empty", "new_tensor"})
 TENSOR_ATTRS = frozenset({"data", "grad", "T", "mT", "H", "mH", "real", "imag"})
 BOOL_DTYPE_NAMES = frozenset({"torch.bool", "bool"})
 # Annotation names.

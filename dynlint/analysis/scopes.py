@@ -88,12 +88,13 @@ _SUPER_ATTR = re.compile(r"super\(\)\s*\.\s*([A-Za-z_]\w*)")
 
 
 class ClassInfo:
-    __slots__ = ("name", "is_module", "cold", "methods", "autograd")
+    __slots__ = ("name", "is_module", "cold", "methods", "autograd", "bases")
 
-    def __init__(self, name, is_module, cold, autograd=False):
+    def __init__(self, name, is_module, cold, autograd=False, bases=()):
         self.name, self.is_module, self.cold = name, is_module, cold
         self.autograd = autograd        # a torch.autograd.Function: forward and backward run in the step
         self.methods: dict[str, list[FunctionInfo]] = {}
+        self.bases = bases              # base names, their first part resolved by the imports
 
 
 class FunctionInfo:
@@ -319,6 +320,26 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
     return exports, frozenset(model_refs)
 
 
+def class_facts(scopes: Scopes, module: str, is_package: bool):
+    """(classes, aliases) for method lookups across files (project/index.py): each class
+    deriving from a class of another module, with its absolute bases and the names of its
+    methods; and, for a package's `__init__`, what it re-exports (name -> absolute name)."""
+    classes = {}
+    for name, cls in scopes.classes.items():
+        bases = [f"{module}.{b}" if b in scopes.classes else resolve_import(b, module, is_package)
+                 for b in cls.bases if b and not b.startswith(_NOT_PROJECT) and b != "object"]
+        if bases:
+            classes[name] = [bases, sorted(cls.methods)]
+    aliases = {}
+    if is_package:
+        aliases = {a: resolve_import(t, module, is_package) for a, t in scopes.imports.items()
+                   if not t.startswith(_NOT_PROJECT)}
+    return classes, aliases
+
+
+_NOT_PROJECT = ("torch.", "typing.", "abc.", "enum.", "collections.", "numpy.", "dataclasses.")
+
+
 # Statements that hold no import, definition or block: most of a module, skipped at once.
 _LEAF_STATEMENTS = frozenset({ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return,
                               ast.Raise, ast.Assert, ast.Pass, ast.Break, ast.Continue,
@@ -356,7 +377,7 @@ def _scan(body, scopes: Scopes, order, func, cls, prefix, top) -> None:
                 _COLD_BASE.search(b) or (b in known and known[b].cold) for b in bases)
             autograd = any(b.endswith("autograd.Function") or b.endswith("autograd.function.Function")
                            for b in bases)
-            info = ClassInfo(node.name, is_module, cold, autograd)
+            info = ClassInfo(node.name, is_module, cold, autograd, bases)
             known[node.name] = info
             _scan(node.body, scopes, order, func, info, prefix + node.name + ".", False)
         elif t is ast.FunctionDef or t is ast.AsyncFunctionDef:

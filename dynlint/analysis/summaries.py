@@ -14,7 +14,9 @@ import ast
 
 from . import kinds as K
 from .annotations import annotation_kind
-from .kinds import BOOL, HOST, NOT, TENSOR
+from .attributes import held_classes
+from .kinds import BOOL, HOST, NOT, TENSOR, UNKNOWN
+from .scopes import resolve_import
 
 
 class LocalCalls:
@@ -28,19 +30,48 @@ class LocalCalls:
         self.parents: dict[int, object] = {}      # id(FunctionInfo) -> enclosing Frame
         self.infos: dict[int, object] = {}
         self.overrides: dict[int, dict] = {}      # parameters upgraded from call sites
+        # Across files (the cross-file step, crossfile.settle): what calls into other files
+        # return, by absolute name (`pkg.mod.func`, `pkg.mod.Class.method`), as the project
+        # index learnt it; and the names whose result this walk needed and did not know.
+        self.external: dict = {}
+        self.demands: dict = {}                   # name -> functions (qualname) that asked
+        self._keys: dict = {}                     # import target -> absolute name
 
     # -- during the walk ----------------------------------------------------------------------
+    def _own_class(self):
+        frame = self.a.frame
+        cls = frame.cls
+        while cls is None and frame is not None:
+            frame = frame.parent
+            cls = frame.cls if frame is not None and frame.kind == "function" else None
+        return cls
+
+    def _method(self, cls, attr: str, depth: int = 0):
+        """(methods named `attr` of `cls` or of its first base of this file defining it,
+        the name of an imported base where the search leaves the file)."""
+        methods = cls.methods.get(attr)
+        if methods or depth > 8:
+            return methods, None
+        for base in cls.bases:
+            known = self.a.scopes.classes.get(base)
+            if known is not None and known is not cls:
+                found, outside = self._method(known, attr, depth + 1)
+            elif base and "." in base or base in self.a.scopes.imports:
+                found, outside = None, base
+            else:
+                continue
+            if found or outside:
+                return found, outside
+        return None, None
+
     def callee(self, node: ast.Call):
-        f, scopes, frame = node.func, self.a.scopes, self.a.frame
+        f, scopes = node.func, self.a.scopes
         if type(f) is ast.Name:
             found = scopes.module_functions.get(f.id)
             return found[0] if found and len(found) == 1 else None
         if type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id == "self":
-            cls = frame.cls
-            while cls is None and frame is not None:
-                frame = frame.parent
-                cls = frame.cls if frame is not None and frame.kind == "function" else None
-            methods = cls.methods.get(f.attr) if cls is not None else None
+            cls = self._own_class()
+            methods = self._method(cls, f.attr)[0] if cls is not None else None
             return methods[0] if methods and len(methods) == 1 else None
         if type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id in scopes.classes:
             # `Class.static_method(...)` / `Class.class_method(...)` of a class of this file.
@@ -90,22 +121,62 @@ class LocalCalls:
         if value is None or (type(value) is ast.Constant and value.value is None):
             return                  # `return None` says nothing about the other returns
         if type(value) is ast.Tuple:
-            k = tuple(self.a.kind(e) for e in value.elts)
+            # A nested tuple's items are not tracked: no claim (UNKNOWN), not "no tensor".
+            k = tuple(UNKNOWN if type(e) in (ast.Tuple, ast.List) else self.a.kind(e)
+                      for e in value.elts)
         else:
             k = self.a.kind(value)
         self.returns.setdefault(id(info), []).append(k)
 
     def result(self, node: ast.Call):
         """Kind (an int, or a tuple of ints for a tuple) returned by a call to a function of
-        this file, or None when not known (yet)."""
+        this file (or, as the cross-file step learnt it, of another file of the project), or
+        None when not known (yet)."""
         info = self.callee(node)
         if info is None:
-            return None
+            held = self._held(node)
+            if held:
+                return self._any_result(held)
+            key = self.external_key(node)
+            if key is None:
+                return None
+            asking = self.a.frame_info()
+            while asking is not None and asking.parent is not None:
+                asking = asking.parent
+            if asking is not None:
+                self.demands.setdefault(key, set()).add(asking.qualname)
+            return self._plain(self.external.get(key), node)
         ann = info.node.returns
         if ann is not None:
             k = annotation_kind(ann)
             if K.level(k) == TENSOR:
+                # The code may say more than the annotation (a bool mask, `-> Tensor`).
+                if id(info) in self.done:
+                    code = fold(self.returns.get(id(info), []))
+                    if type(code) is int and K.level(code) == TENSOR:
+                        return code
                 return k
+        return self._plain(self._summary(info), node)
+
+    def _plain(self, summary, node: ast.Call):
+        """A host value a function returns is read from its arguments' data, unless it reads
+        some of its own: a call passing plain Python values only (`lengths(x.shape[-1])`, a
+        helper written for tensors) gets a plain value."""
+        if summary is None or not (any(k & HOST for k in summary) if type(summary) is tuple
+                                   else summary & HOST):
+            return summary
+        args = [*node.args, *(k.value for k in node.keywords)]
+        if not args or any(type(a) is ast.Starred for a in args):
+            return summary
+        for a in args:
+            k = self.a.kind(a)
+            if K.level(k) != NOT or k & HOST:
+                return summary
+        if type(summary) is tuple:
+            return tuple(NOT if k & HOST and K.level(k) == NOT else k for k in summary)
+        return NOT if K.level(summary) == NOT else summary
+
+    def _summary(self, info):
         if id(info) not in self.done:
             caller = self.a.frame_info()
             if caller is not None and caller is not info:
@@ -113,6 +184,79 @@ class LocalCalls:
                 self.infos[id(caller)] = caller
             return None
         return fold(self.returns.get(id(info), []))
+
+    def _held(self, node: ast.Call) -> list:
+        """Methods a call `self.x.m(...)` may run: `m` of each class of this file that some
+        method of the caller's class stores in `self.x` (`self.decoder = GreedyDecoder(...)`
+        in one branch, `BeamSearchDecoder(...)` in another)."""
+        f = node.func
+        if type(f) is not ast.Attribute or type(f.value) is not ast.Attribute or \
+                type(f.value.value) is not ast.Name or f.value.value.id != "self":
+            return []
+        cls = self._own_class()
+        if cls is None:
+            return []
+        out = []
+        for held in held_classes(self.a, cls, f.value.attr):
+            methods = self._method(held, f.attr)[0]
+            if not methods or len(methods) != 1:
+                return []               # one class we cannot follow: no claim
+            out.append(methods[0])
+        return out
+
+    def _any_result(self, infos):
+        """What a call returns when it may run any of `infos`: a tensor if one of them returns
+        one there (the line syncs whenever that class is the one held), see `fold`."""
+        summaries = [self._summary(i) for i in infos]
+        return fold([s for s in summaries if s is not None], any_of=True)
+
+    def external_key(self, node: ast.Call) -> str | None:
+        """Absolute name of what a call runs in another file of the project: an imported
+        function (`helper(...)`, `module.helper(...)`) or a method `self.m(...)` that the
+        caller's class inherits from a class imported from elsewhere."""
+        a = self.a
+        module = a.module_name
+        if module is None:
+            return None
+        f = node.func
+        target = None
+        if type(f) is ast.Name:
+            target = a.imports.get(f.id)
+        elif type(f) is ast.Attribute and type(f.value) is ast.Name:
+            name = f.value.id
+            if name == "self":
+                cls = self._own_class()
+                outside = self._method(cls, f.attr)[1] if cls is not None else None
+                if outside is not None:         # already resolved by the imports
+                    target = outside + "." + f.attr
+            elif name in a.imports:
+                target = a.imports[name] + "." + f.attr
+        if target is None or target.startswith(_OUTSIDE):
+            return None
+        found = self._keys.get(target)
+        if found is None:
+            found = self._keys[target] = resolve_import(target, module,
+                                                        getattr(a, "is_package", False))
+        return found
+
+    def exported(self) -> dict:
+        """The return summaries other files may use: of module-level functions and methods of
+        module-level classes, by name in the module, when they say something a caller cannot
+        see for itself (a bool mask, a host value, or a tuple holding one)."""
+        out = {}
+        for fid in self.done:
+            returns = self.returns.get(fid)
+            # Only a return with a flag can make a strong summary (the common case: none).
+            if not returns or not any(type(k) is tuple or k & _FLAGS for k in returns):
+                continue
+            info = self.infos.get(fid)
+            if info is None or info.parent is not None or \
+                    (info.cls is not None and "." in info.qualname[:-len(info.name) - 1]):
+                continue
+            summary = fold(returns)
+            if summary is not None and _strong(summary):
+                out[info.qualname] = summary
+        return out
 
     # -- after the walk ------------------------------------------------------------------------
     def to_revisit(self) -> list:
@@ -169,16 +313,41 @@ class LocalCalls:
         return out
 
 
-def fold(kinds: list):
-    """One summary for all of a function's returns: element-wise for same-length tuples."""
-    values = kinds
-    if not values:
+def fold(kinds: list, any_of: bool = False):
+    """One summary for all of a function's returns: element-wise for same-length tuples.
+    With `any_of`, for a call that may run any of several functions (their summaries): per
+    item, the highest tensor level any of them reaches, flags only where all of those agree."""
+    if not kinds:
         return None
-    if all(type(k) is tuple for k in values) and len({len(k) for k in values}) == 1:
-        return tuple(_join(col) for col in zip(*values))
-    if any(type(k) is tuple for k in values):
-        return NOT
-    return _join(values)
+    join = _join_any if any_of else _join
+    if all(type(k) is tuple for k in kinds) and len({len(k) for k in kinds}) == 1:
+        return tuple(join(col) for col in zip(*kinds))
+    if any(type(k) is tuple for k in kinds):
+        return None if any_of else NOT
+    return join(kinds)
+
+
+def _join_any(values) -> int:
+    lv = max(K.level(k) for k in values)
+    top = [k for k in values if K.level(k) == lv]
+    flags = 0
+    for f in (BOOL, K.CPU):
+        if all(k & f for k in top):
+            flags |= f
+    if any(k & HOST for k in values):
+        flags |= HOST
+    return lv | flags
+
+
+def _strong(summary) -> bool:
+    if type(summary) is tuple:
+        return any(_strong(k) for k in summary)
+    return bool(summary & HOST) or (K.level(summary) == TENSOR and bool(summary & BOOL))
+
+
+_FLAGS = BOOL | HOST
+# Imports whose calls kinds.py reads already (or that are no project code).
+_OUTSIDE = ("torch.", "numpy.", "np.", "pandas.", "typing.", "math.", "collections.")
 
 
 def _join(values) -> int:

@@ -9,8 +9,10 @@ looks at are not walked at all.
 from __future__ import annotations
 
 import ast
+from contextlib import contextmanager
 
 from . import kinds as K
+from . import narrowing
 from .kinds import BOOL, HOLDS, HOST, NOT, PROBABLE, ROW, SHAPE, TENSOR, UNKNOWN
 from .scopes import Scopes, index_module
 from .annotations import annotation_kind
@@ -63,6 +65,9 @@ class Analyzer(KindInference):
         # is skipped: some rule may match inside them (see Engine._walk_anyway).
         self.walk_anyway = None
         self._unskipped = frozenset()
+        # Qualified names of the module-level functions and methods to walk (None: all): a
+        # walk again with what other files return walks only those that asked (crossfile.py).
+        self.only = None
         self.scopes = Scopes()
         self.imports = self.scopes.imports
         self.classes = self.scopes.classes
@@ -83,7 +88,7 @@ class Analyzer(KindInference):
             ast.ListComp: self._comp, ast.SetComp: self._comp, ast.GeneratorExp: self._comp,
             ast.DictComp: self._comp, ast.If: self._if, ast.Import: self._import,
             ast.ImportFrom: self._import, ast.Return: self._return,
-            ast.While: self._branching, ast.Try: self._branching,
+            ast.While: self._branching, ast.Try: self._branching, ast.BoolOp: self._boolop,
         }
         if hasattr(ast, "TryStar"):
             self._special[ast.TryStar] = self._branching
@@ -297,15 +302,105 @@ class Analyzer(KindInference):
         else:
             pre = dict(self.frame.env)
             self.child(node.test)
-            self.visit_all(node.body)
+            self._narrowed_block(narrowing.facts(self, node.test, True), node.body)
             mid = dict(self.frame.env)
-            self.visit_all(node.orelse)
+            self._narrowed_block(narrowing.facts(self, node.test, False), node.orelse)
+            self._join_tensor_paths(pre, mid, node)
             # A name the `else` binds holds, on the other path, what the body left in it; one
             # only the body binds holds what it held before the `if`.
             if _holds_host(self.frame.env):
                 in_else = _stored_names(node.orelse)
                 self._host_on_every_path(mid, node.orelse, in_else)
                 self._host_on_every_path(pre, node.body, _stored_names(node.body) - in_else)
+
+    def _join_tensor_paths(self, pre: dict, mid: dict, node: ast.If) -> None:
+        """The walk keeps a name's last binding; but a tensor on one path of an `if` and a
+        Python number read from tensor data on the other (`n = counts.max()`, then `n =
+        int(n) ...` on a rare branch) stays a tensor: on the path that keeps it, the code
+        uses a tensor (`torch.zeros(b, n)` reads it back), whatever the other path does."""
+        if _ends(node.body) or _ends(node.orelse):
+            return
+        env = self.frame.env
+        # Only names that held both a tensor and such a number somewhere here are worth the
+        # scan of the branches for what they bind.
+        names = [n for d in (pre, mid, env) for n, k in d.items() if k & HOST]
+        names = [n for n in names if _tensor_and_number(pre.get(n), mid.get(n), env.get(n))]
+        if not names:
+            return
+        in_body, in_else = _stored_names(node.body), _stored_names(node.orelse)
+        # A path the test proves a name not to be a tensor on (`if not isinstance(s, tuple):
+        # s = s.tolist()`: a tuple otherwise) carries no tensor in it.
+        proved = (narrowing.facts(self, node.test, True, containers=True),
+                  narrowing.facts(self, node.test, False, containers=True))
+        for name in (in_body | in_else).intersection(names):
+            a = mid.get(name) if name in in_body else _unless_proved(pre.get(name), proved[0], name)
+            b = env.get(name) if name in in_else else _unless_proved(pre.get(name), proved[1], name)
+            if a is None or b is None:
+                continue
+            for t, other in ((a, b), (b, a)):
+                if _is_tensor(t) and _is_number(other):
+                    env[name] = t
+                    break
+
+    def _narrowed_block(self, facts: dict, stmts) -> None:
+        if not facts:
+            self.visit_all(stmts)
+            return
+        with self.narrowing(facts, stmts):
+            self.visit_all(stmts)
+
+    @contextmanager
+    def narrowing(self, facts: dict, stmts=None):
+        """Names get the kinds a type test proved (see `narrowing`) inside; afterwards they
+        hold what they held before, unless `stmts` (the branch) rebinds them."""
+        if not facts:
+            yield
+            return
+        env, tuples = self.frame.env, self.frame.tuples
+        saved = {}
+        for name, kind in facts.items():
+            saved[name] = (env.get(name), tuples.pop(name, None))
+            env[name] = narrowing.narrowed(self.frame.lookup(name), kind)
+        try:
+            yield
+        finally:
+            rebound = _stored_names(stmts) if stmts else ()
+            for name, (k, items) in saved.items():
+                if name in rebound:
+                    continue
+                if k is None:
+                    env.pop(name, None)
+                else:
+                    env[name] = k
+                if items is not None:
+                    tuples[name] = items
+
+    def _boolop(self, node: ast.BoolOp) -> None:
+        """Each operand is walked knowing what the operands before it proved (`isinstance(t,
+        Tensor) and t.any()`, `not isinstance(t, float) or t != 1`)."""
+        values = node.values
+        proved = self.operand_facts(node)
+        if proved is None:
+            self.generic(node)
+            return
+        for v, facts in zip(values, proved):
+            if facts:
+                with self.narrowing(facts):
+                    self.child(v)
+            else:
+                self.child(v)
+
+    def operand_facts(self, node: ast.BoolOp):
+        """For each operand, what the operands before it proved when it is evaluated; None
+        when no operand proves anything (the common case)."""
+        truth = type(node.op) is ast.And
+        out, known = [{}], {}
+        for v in node.values[:-1]:
+            facts = narrowing.facts(self, v, truth)
+            if facts:
+                known = {**known, **facts}
+            out.append(known)
+        return out if known else None
 
     # -- scopes -----------------------------------------------------------------------
     def _function(self, node) -> None:
@@ -314,7 +409,8 @@ class Analyzer(KindInference):
         self.visit_all([d for d in args.defaults + args.kw_defaults if d is not None])
         self.frame.env[node.name] = NOT
         info = self.scopes.functions[id(node)]
-        if info.role in self.skip_roles and id(info) not in self._unskipped:
+        if (info.role in self.skip_roles and id(info) not in self._unskipped) or \
+                (self.only is not None and info.parent is None and info.qualname not in self.only):
             return
         self.calls.met(info, self.frame)
         self._walk_function(info, self.frame)
@@ -475,10 +571,35 @@ class Analyzer(KindInference):
                 return
         if type(target) is ast.Name and type(it) is ast.Call and type(it.func) is ast.Name \
                 and it.func.id in ("zip", "enumerate"):
-            self.bind(target, NOT, None)          # a tuple
+            # A tuple; its items are kept for a later unpacking (`m, b = item`) or `item[0]`.
+            items = self._iteration_items(it)
+            self.bind(target, NOT | (HOLDS if items and any(
+                type(i) is int and K.level(i) == TENSOR for i in items) else 0), None)
+            if items is not None:
+                self.frame.tuples[target.id] = items
             return
+        item = self._iteration_item(it)
+        self.bind(target, item if type(item) is int else UNKNOWN, None)
+
+    def _iteration_item(self, it: ast.AST):
+        """What one iteration over `it` yields: a kind, or for `zip`/`enumerate` a tuple of
+        the items' kinds (None where unknown)."""
+        if type(it) is ast.Call and type(it.func) is ast.Name and it.func.id in ("zip", "enumerate"):
+            return self._iteration_items(it)
         item = _unpacked(self.kind(it))
-        self.bind(target, item | ROW if K.level(item) == TENSOR else item, None)
+        return item | ROW if K.level(item) == TENSOR else item
+
+    def _iteration_items(self, it: ast.Call):
+        if it.keywords or any(type(a) is ast.Starred for a in it.args) or not it.args:
+            return None
+        if it.func.id == "enumerate":
+            if len(it.args) != 1:
+                return None
+            inner = self._iteration_item(it.args[0])
+            return None if type(inner) is not int else (NOT, inner)
+        items = tuple(self._iteration_item(a) for a in it.args)
+        # Nested tuples are not kept item by item: they count as unknown.
+        return tuple(i if type(i) is int else UNKNOWN for i in items)
 
 _PANDAS_DOTTED = finder(frozenset("." + w for w in PANDAS_ONLY))
 _TRUTH_PARENTS = frozenset({ast.If, ast.While, ast.IfExp, ast.Assert, ast.BoolOp, ast.UnaryOp})
@@ -513,6 +634,28 @@ def _stored_names(stmts) -> set:
                     type(n.value) is ast.Name:
                 out.add(n.value.id + "." + n.attr)      # `self.w = ...`: the attribute's key
     return out
+
+
+def _is_tensor(k) -> bool:
+    return k is not None and K.level(k) == TENSOR and not k & HOST
+
+
+def _is_number(k) -> bool:
+    """A Python value read from tensor data (`int(n)`, `n.item()`)."""
+    return k is not None and K.level(k) == NOT and bool(k & HOST)
+
+
+def _tensor_and_number(*ks) -> bool:
+    return any(_is_tensor(k) for k in ks) and any(_is_number(k) for k in ks)
+
+
+def _unless_proved(k, facts: dict, name: str):
+    return NOT if k is not None and facts.get(name) == NOT else k
+
+
+def _ends(stmts) -> bool:
+    """The block never falls through to what follows it."""
+    return bool(stmts) and type(stmts[-1]) in (ast.Return, ast.Raise, ast.Continue, ast.Break)
 
 
 def _unpacked(k: int) -> int:

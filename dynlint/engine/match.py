@@ -39,6 +39,16 @@ class FileFacts:
     exports: dict = field(default_factory=dict)          # function -> (is_model, refs)
     model_refs: frozenset = frozenset()                  # names model code here refers to
     conditional: list = field(default_factory=list)      # (function, Finding) if it is model code
+    # For function summaries across files (crossfile.settle, project/index.py):
+    returns: dict = field(default_factory=dict)      # function or Class.method -> kind
+    demands: dict = field(default_factory=dict)      # absolute name whose result a walk needed
+                                                     # -> the functions that asked
+    classes: dict = field(default_factory=dict)      # class -> [absolute bases, method names]
+    aliases: dict = field(default_factory=dict)      # a package's re-exports: name -> absolute
+    origin: str | None = None                        # the file (not cached)
+
+    def summarises(self) -> bool:
+        return bool(self.returns or self.demands or self.classes or self.aliases)
 
 
 def _callee_key(func, imports) -> str | None:
@@ -56,6 +66,29 @@ def _scope_of(spec):
     found = tuple((REGISTRY[p.name].scope, p.args) for p in spec.when
                   if not p.negate and REGISTRY[p.name].scope is not None)
     return found or None
+
+
+def _holds(p, ctx, target, memo) -> bool:
+    """`p(ctx, target)`, remembered while the entries of one node are tried: most entries
+    tried on a node share conditions (`loaded`, `in_step_code`, `possible_tensor` of the
+    same operand), and the walk does not move between them. A predicate without arguments
+    depends only on the analyzer, the matched node and `target` (and on whether model code is
+    assumed); its one effect, setting `weak` or `library` on the context, is replayed."""
+    if p.args:
+        return p(ctx, target)
+    key = (p.fn, id(target), ctx.assume_model)
+    hit = memo.get(key)
+    if hit is None:
+        weak, library = ctx.weak, ctx.library
+        ctx.weak = ctx.library = False
+        hit = memo[key] = (bool(p.fn(ctx, target)), ctx.weak, ctx.library)
+        ctx.weak, ctx.library = weak or hit[1], library or hit[2]
+    else:
+        if hit[1]:
+            ctx.weak = True
+        if hit[2]:
+            ctx.library = True
+    return hit[0] != p.negate
 
 
 class _Candidate:
@@ -156,7 +189,8 @@ class Engine:
         return self.check_module(source, path, tree, gate)[0]
 
     def check_module(self, source: str, path: str, tree: ast.AST | None = None,
-                     gate: bool = True, module: str | None = None, is_package: bool = False):
+                     gate: bool = True, module: str | None = None, is_package: bool = False,
+                     external: dict | None = None, only=None):
         """(findings, facts). With a `module` name, also collect FileFacts: findings of
         model-code rules inside neutral module-level functions are kept aside, to be reported
         if another file's model code calls those functions."""
@@ -169,25 +203,32 @@ class Engine:
         lines = split_lines(source)
         analyzer = Analyzer(skip_roles=self._skip_roles_collect if facts else self._skip_roles)
         analyzer.module_name = module if module is not None else _module_of(path)
+        analyzer.is_package = is_package
+        if external:
+            analyzer.calls.external = external
+        analyzer.only = only
         collect = facts is not None
         matcher = Matcher(analyzer.qualname)
         index = self._index_for(source)
         by_call, any_call = index.by_call, index.any_call
         try_ = self._try
+        memo: dict = {}             # see _holds: emptied before each node's entries
 
         def on_call(node):
+            memo.clear()
             for entry in by_call.get(_callee_key(node.func, analyzer.imports), ()):
-                try_(entry, node, analyzer, matcher, candidates, collect)
+                try_(entry, node, analyzer, matcher, candidates, collect, memo)
             for entry in any_call:
-                try_(entry, node, analyzer, matcher, candidates, collect)
+                try_(entry, node, analyzer, matcher, candidates, collect, memo)
 
         def typed(entries):
             def on_node(node):
+                memo.clear()
                 for entry in entries:
-                    try_(entry, node, analyzer, matcher, candidates, collect)
+                    try_(entry, node, analyzer, matcher, candidates, collect, memo)
             return on_node
 
-        state = (analyzer, matcher, candidates, collect)
+        state = (analyzer, matcher, candidates, collect, memo)
         analyzer.hooks = {t: self._indexed(t, entries, typed, state, index.typed_lists)
                           for t, entries in index.by_type.items()}
         if by_call or any_call:
@@ -200,8 +241,11 @@ class Engine:
         findings = self._finish([c for c in candidates if c.conditional is None], source, lines,
                                 path, noqa)
         if collect:
-            from ..analysis.scopes import cross_file_facts
+            from ..analysis.scopes import class_facts, cross_file_facts
             facts.exports, facts.model_refs = cross_file_facts(analyzer.scopes, lines, module, is_package)
+            facts.classes, facts.aliases = class_facts(analyzer.scopes, module, is_package)
+            facts.returns = analyzer.calls.exported()
+            facts.demands = {k: sorted(v) for k, v in sorted(analyzer.calls.demands.items())}
             pending = [c for c in candidates if c.conditional is not None]
             if pending:
                 facts.conditional = self._conditional(pending, source, lines, path, noqa)
@@ -218,10 +262,11 @@ class Engine:
         facts = FileFacts(module)
         if not self.rules or not self.may_match(source):
             return facts
-        from ..analysis.scopes import cross_file_facts, index_module
+        from ..analysis.scopes import class_facts, cross_file_facts, index_module
         lines = split_lines(source)
         scopes = index_module(tree, lines, module=module)
         facts.exports, facts.model_refs = cross_file_facts(scopes, lines, module, is_package)
+        facts.classes, facts.aliases = class_facts(scopes, module, is_package)
         scopes.release()
         return facts
 
@@ -233,9 +278,10 @@ class Engine:
         if not paths:
             return typed([entry for _, entry in entries])
         try_ = self._try
-        analyzer, matcher, candidates, collect = state
+        analyzer, matcher, candidates, collect, memo = state
 
         def on_node(node):
+            memo.clear()
             keys = [node_type]
             for path in paths:
                 target = node
@@ -250,7 +296,7 @@ class Engine:
                 todo = lists[keys] = [entry for index, entry in entries
                                       if index is None or by_path[index[0]] == index[1]]
             for entry in todo:
-                try_(entry, node, analyzer, matcher, candidates, collect)
+                try_(entry, node, analyzer, matcher, candidates, collect, memo)
         return on_node
 
     def _walk_anyway(self, analyzer) -> set:
@@ -284,7 +330,7 @@ class Engine:
                     out.append((c.conditional, f))
         return out
 
-    def _try(self, entry, node, analyzer, matcher, out, collect=False) -> None:
+    def _try(self, entry, node, analyzer, matcher, out, collect=False, memo=None) -> None:
         rule, spec, pat, roles = entry
         frame = analyzer.frame
         conditional = None
@@ -303,14 +349,18 @@ class Engine:
         parent = stack[-2] if stack and stack[-1] is node and len(stack) > 1 else \
             (stack[-1] if stack and stack[-1] is not node else None)
         ctx = MatchContext(analyzer, node, binds, parent, frame, conditional is not None)
-        for p in spec.when:
-            if not p(ctx, node):
-                return
+        if memo is None:
+            memo = {}
+        # What the bindings are before where the code is: kinds are remembered per node and
+        # seldom hold, while the place conditions walk the ancestors (guards, raise branches).
         for var, preds in spec.where.items():
             target = binds.get(var)
             for p in preds:
-                if not p(ctx, target):
+                if not _holds(p, ctx, target, memo):
                     return
+        for p in spec.when:
+            if not _holds(p, ctx, node, memo):
+                return
         fix = None
         if rule.fixes:
             from ..fix.suggest import suggest_fix   # only files with fixable rules pay for this

@@ -193,8 +193,12 @@ class Matcher:
         self.qualname = qualname
 
     def match(self, pat: Pattern, node: ast.AST) -> dict | None:
+        root = pat.root
+        fn = root.__dict__.get("_dl_fn")
+        if fn is None:
+            fn = root._dl_fn = _compiled(root)
         binds: dict = {}
-        return binds if self._node(pat.root, node, binds) else None
+        return binds if fn(node, binds, self) else None
 
     # -- internals -------------------------------------------------------------------
     def _node(self, p, t, binds) -> bool:
@@ -257,15 +261,8 @@ class Matcher:
         if not (self._glob(p.args, 0, t.args, 0, binds) if open_ended else
                 self._seq_plain(p.args, t.args, binds)):
             return False
-        given = {k.arg: k.value for k in t.keywords}
-        for kw in p.keywords:
-            if kw.arg is None or kw.arg not in given:
-                return False
-            if not self._node(kw.value, given[kw.arg], binds):
-                return False
-        if not open_ended and len(given) != len(p.keywords):
-            return False
-        return True
+        return _keywords_match([(kw.arg, kw.value) for kw in p.keywords], t.keywords,
+                               not open_ended, lambda pv, tv: self._node(pv, tv, binds))
 
     def _seq(self, ps: list, ts: list, binds) -> bool:
         """Glob-match lists: `...` items in the pattern absorb any run of target items."""
@@ -301,3 +298,113 @@ class Matcher:
             binds.update(trial)
             return True
         return False
+
+
+# -- patterns compiled to closures -------------------------------------------------------------
+# `Matcher._node` interprets a pattern tree at every node it is tried on; the root of a rule's
+# pattern is tried on tens of thousands of nodes per run, so it is compiled once into nested
+# closures that do the same checks in the same order (a `...` run still goes through `_glob`).
+_STMT_TYPES = frozenset(c for c in vars(ast).values()
+                        if isinstance(c, type) and issubclass(c, ast.stmt))
+
+
+def _compiled(p):
+    """`fn(target, binds, matcher) -> bool`, what `Matcher._node(p, target, binds)` answers."""
+    name, dotted, fields, open_ended = _node_info(p)
+    if name is not None:
+        return _compiled_meta(name)
+    if dotted is not None:
+        return lambda t, binds, mt: mt._qualname_matches(dotted, t)
+    tp = type(p)
+    if tp is ast.Call:
+        return _compiled_call(p, open_ended)
+    checks = []
+    for fname, pv, how in fields:
+        if how is _NODE:
+            checks.append((fname, _NODE, _compiled(pv)))
+        elif how is _LIST:
+            checks.append((fname, _LIST, _compiled_items(pv)))
+        else:
+            checks.append((fname, how, pv))
+    checks = tuple(checks)
+
+    def match(t, binds, mt):
+        if type(t) is not tp:
+            return False
+        for fname, how, arg in checks:
+            tv = getattr(t, fname, None)
+            if how is _NODE:
+                if not isinstance(tv, ast.AST) or not arg(tv, binds, mt):
+                    return False
+            elif how is _LIST:
+                if not isinstance(tv, list) or not _items_match(arg, tv, binds, mt):
+                    return False
+            elif how is _GLOB:
+                if not isinstance(tv, list) or not mt._glob(arg, 0, tv, 0, binds):
+                    return False
+            elif arg != tv:
+                return False
+        return True
+    return match
+
+
+def _compiled_meta(name: str):
+    if name == "_":
+        return lambda t, binds, mt: type(t) not in _STMT_TYPES or type(t) is ast.Expr
+
+    def meta(t, binds, mt):
+        tt = type(t)
+        if tt in _STMT_TYPES:
+            if tt is not ast.Expr:
+                return False
+            t = t.value
+        bound = binds.get(name)
+        if bound is None:
+            binds[name] = t
+            return True
+        return same_code(bound, t)
+    return meta
+
+
+def _compiled_items(ps: list) -> tuple:
+    """Per item of a pattern list without `...`: a compiled node, or a plain value."""
+    return tuple((True, _compiled(x)) if isinstance(x, ast.AST) else (False, x) for x in ps)
+
+
+def _items_match(items: tuple, ts: list, binds, mt) -> bool:
+    if len(items) != len(ts):
+        return False
+    for (is_node, m), b in zip(items, ts):
+        if is_node:
+            if not isinstance(b, ast.AST) or not m(b, binds, mt):
+                return False
+        elif m != b:
+            return False
+    return True
+
+
+def _compiled_call(p: ast.Call, open_ended: bool):
+    func = _compiled(p.func)
+    args = None if open_ended else _compiled_items(p.args)
+    pargs = p.args
+    keywords = tuple((kw.arg, _compiled(kw.value)) for kw in p.keywords)
+
+    def call(t, binds, mt):
+        if type(t) is not ast.Call or not func(t.func, binds, mt):
+            return False
+        if not (mt._glob(pargs, 0, t.args, 0, binds) if args is None else
+                _items_match(args, t.args, binds, mt)):
+            return False
+        return _keywords_match(keywords, t.keywords, args is not None,
+                               lambda value, tv: value(tv, binds, mt))
+    return call
+
+
+def _keywords_match(wanted, given_keywords, closed: bool, match) -> bool:
+    """Each (name, pattern) of `wanted` is given and `match(pattern, value)`; a `closed` call
+    pattern (no `...`) admits no other keyword."""
+    given = {k.arg: k.value for k in given_keywords}
+    for arg, pv in wanted:
+        if arg is None or arg not in given or not match(pv, given[arg]):
+            return False
+    return not closed or len(given) == len(wanted)

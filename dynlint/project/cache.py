@@ -116,10 +116,14 @@ class Cache:
             self.dirty = True
         self.entries = entries
 
-    def lookup(self, path: str, label: str | None = None):
+    def lookup(self, path: str, label: str | None = None, tag: str = "", decode=None):
         """The cached result if the file's content is unchanged, else None. `label` (default:
-        the absolute path) is the path the decoded result names, e.g. the display path."""
+        the absolute path) is the path the decoded result names, e.g. the display path.
+        `tag` names another result kept for the same file, read with its own `decode` (a
+        walk told other files' summaries: crossfile.Memo), in the same cache file."""
         key = os.path.abspath(path)
+        label = label or key
+        key += tag
         entry = self.entries.get(key)
         if entry is None:
             return None
@@ -139,17 +143,18 @@ class Cache:
             entry[0], entry[1] = st.st_mtime_ns, st.st_size
             self.dirty = True
         try:
-            return self.decode(payload, label or key)
+            return (decode or self.decode)(payload, label)
         except (ValueError, TypeError, AttributeError) as exc:
             self._warn(f"malformed entry for {key} ({exc})")
             del self.entries[key]
             self.dirty = True
             return None
 
-    def store(self, path: str, stat: os.stat_result, digest: str, result) -> None:
+    def store(self, path: str, stat: os.stat_result, digest: str, result, tag: str = "",
+              encode=None) -> None:
         """`stat` must have been taken before reading the bytes whose hash is `digest`."""
-        self.entries[os.path.abspath(path)] = [stat.st_mtime_ns, stat.st_size, digest,
-                                               self.encode(result)]
+        self.entries[os.path.abspath(path) + tag] = [stat.st_mtime_ns, stat.st_size, digest,
+                                                     (encode or self.encode)(result)]
         self.dirty = True
 
     def save(self) -> None:

@@ -1,0 +1,83 @@
+"""What a type test proves about a name where its outcome is known (isinstance narrowing).
+
+`if isinstance(x, Tensor):` proves `x` a tensor in the body, whatever the walk had joined
+before it (a tensor on one path, a tuple on another); `not isinstance(t, (int, float)) or
+t != 1` evaluates `t != 1` only when `t` is a number. `facts(analyzer, test, truth)` gives
+the kinds that hold for names when `test` evaluated to `truth`; the walker applies them to
+an `if`'s branches and to the later operands of an `and`/`or`.
+"""
+from __future__ import annotations
+
+import ast
+
+from . import kinds as K
+from .kinds import NOT, PROBABLE, TENSOR
+
+# Scalar types: their instances are never tensors, nor hold any. Containers are never tensors
+# either, but a name narrowed to `tuple` keeps what the walk knew of its items: they count
+# only where the question is whether a path can carry a tensor (`containers=True`).
+_NOT_TENSOR_TYPES = frozenset("""
+int float bool str bytes complex NoneType type
+numbers.Number numbers.Real numbers.Integral numbers.Complex
+""".split())
+_CONTAINER_TYPES = frozenset("tuple list dict set frozenset".split())
+
+
+def facts(analyzer, test: ast.AST, truth: bool, containers: bool = False) -> dict:
+    """name -> kind, for the names `test` narrows when it evaluates to `truth`."""
+    t = type(test)
+    if t is ast.UnaryOp and type(test.op) is ast.Not:
+        return facts(analyzer, test.operand, not truth, containers)
+    if t is ast.BoolOp:
+        # All operands of an `and` hold when it is true; none of an `or` when it is false.
+        if (type(test.op) is ast.And) != truth:
+            return {}
+        out: dict = {}
+        for v in test.values:
+            out.update(facts(analyzer, v, truth, containers))
+        return out
+    if not truth or t is not ast.Call:
+        return {}
+    name, kind = _type_test(analyzer, test, containers)
+    if name is None:
+        return {}
+    return {name: kind}
+
+
+def _type_test(analyzer, call: ast.Call, containers: bool):
+    """(`x`, kind) for `isinstance(x, T)` / `torch.is_tensor(x)` that settles tensor-ness."""
+    f, args = call.func, call.args
+    if call.keywords or not args or type(args[0]) is not ast.Name:
+        return None, None
+    name = args[0].id
+    if type(f) is ast.Name and f.id == "isinstance" and len(args) == 2 and \
+            "isinstance" not in analyzer.imports:
+        types = args[1].elts if type(args[1]) is ast.Tuple else [args[1]]
+        verdicts = {_type_kind(analyzer, ty, containers) for ty in types}
+        if len(verdicts) == 1 and None not in verdicts:
+            return name, verdicts.pop()
+        return None, None
+    q = analyzer.qualname(f) if type(f) in (ast.Name, ast.Attribute) else None
+    if q == "torch.is_tensor" and len(args) == 1:
+        return name, TENSOR
+    return None, None
+
+
+def _type_kind(analyzer, ty: ast.AST, containers: bool):
+    if type(ty) not in (ast.Name, ast.Attribute):
+        return None
+    q = analyzer.qualname(ty)
+    if q is not None and q.startswith("torch."):
+        return TENSOR if q.rsplit(".", 1)[-1] in K.TENSOR_ANNOTATIONS else None
+    if type(ty) is ast.Name and ty.id not in analyzer.imports and ty.id not in analyzer.classes \
+            and (ty.id in _NOT_TENSOR_TYPES or containers and ty.id in _CONTAINER_TYPES):
+        return NOT
+    return NOT if q in _NOT_TENSOR_TYPES else None
+
+
+def narrowed(current: int, kind: int) -> int:
+    """The kind a name gets where a type test proved `kind`: a tensor keeps what was known
+    of its dtype and memory only if it was known to be (probably) a tensor already."""
+    if kind == TENSOR:
+        return TENSOR | (current & (K.BOOL | K.CPU) if K.level(current) >= PROBABLE else 0)
+    return NOT

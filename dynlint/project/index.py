@@ -1,0 +1,95 @@
+"""The project index of function summaries: what functions and methods of each module return,
+by absolute name, and how to find a method a class inherits from a class of another module.
+
+Each file's walk exports the return summaries worth telling other files (a bool mask, a host
+value, a tuple holding one: `LocalCalls.exported`) and the absolute names of the calls it could
+not follow (`demands`: `pkg.box_utils.clip_boxes`, `pkg.aug._2d.base.Rigid2D._gate` for a
+`self._gate(...)` inherited through `Rigid2D`). The index answers a demand by name; a method
+not found on its class is looked up along the class's bases (`classes`, read by the scopes
+pre-pass of every file of the project) and through a package's re-exports (`aliases`).
+Kinds are opaque here: the index only stores and moves them.
+"""
+from __future__ import annotations
+
+_DEPTH = 12         # bases and re-exports followed, at most (cycles in broken code end here)
+
+
+class Index:
+    def __init__(self, all_facts):
+        self.returns: dict = {}
+        self.classes: dict = {}
+        self.aliases: dict = {}
+        self.modules: set = set()
+        for facts in all_facts:
+            module = facts.module
+            self.modules.add(module)
+            for name, kind in facts.returns.items():
+                self.returns[f"{module}.{name}"] = kind
+            for name, entry in facts.classes.items():
+                if type(entry) is list and len(entry) == 2:
+                    self.classes[f"{module}.{name}"] = entry
+            if facts.aliases:
+                self.aliases[module] = facts.aliases
+
+    def replace(self, old, new) -> None:
+        """A file walked again: its return summaries are now `new`'s."""
+        for name in old.returns:
+            self.returns.pop(f"{old.module}.{name}", None)
+        for name, kind in new.returns.items():
+            self.returns[f"{new.module}.{name}"] = kind
+
+    def lookup(self, key: str, depth: int = 0):
+        """The summary of what `key` returns, or None."""
+        found = self.returns.get(key)
+        if found is not None or depth > _DEPTH:
+            return found
+        owner, _, attr = key.rpartition(".")
+        entry = self.classes.get(owner)
+        if entry is not None:
+            bases, methods = entry
+            if attr in methods:
+                return None             # defined there, with nothing worth telling
+            for base in bases:
+                if type(base) is str:
+                    found = self.lookup(f"{base}.{attr}", depth + 1)
+                    if found is not None:
+                        return found
+            return None
+        # `pkg.Name...` where the package's `__init__` imports `Name` from elsewhere.
+        parts = key.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            package = ".".join(parts[:i])
+            target = self.aliases.get(package, {}).get(parts[i])
+            if type(target) is str and target != package + "." + parts[i]:
+                return self.lookup(".".join([target, *parts[i + 1:]]), depth + 1)
+        return None
+
+    def module_of(self, key: str, candidates) -> str | None:
+        """The longest prefix of `key` that names a module among `candidates`."""
+        parts = key.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            name = ".".join(parts[:i])
+            if name in candidates:
+                return name
+        return None
+
+    def needed(self, key: str, candidates, out: set, depth: int = 0) -> None:
+        """Modules among `candidates` whose summaries a lookup of `key` would read: the module
+        that defines it, those along its class's bases, and through re-exports."""
+        if depth > _DEPTH:
+            return
+        module = self.module_of(key, candidates)
+        if module is not None:
+            out.add(module)
+        owner, _, attr = key.rpartition(".")
+        entry = self.classes.get(owner)
+        if entry is not None and attr not in entry[1]:
+            for base in entry[0]:
+                if type(base) is str:
+                    self.needed(f"{base}.{attr}", candidates, out, depth + 1)
+        parts = key.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            target = self.aliases.get(".".join(parts[:i]), {}).get(parts[i])
+            if type(target) is str and target != ".".join(parts[:i + 1]):
+                self.needed(".".join([target, *parts[i + 1:]]), candidates, out, depth + 1)
+                break
