@@ -20,6 +20,7 @@ class Index:
         self.classes: dict = {}
         self.aliases: dict = {}
         self.modules: set = set()
+        self._answers: dict = {}    # lookup's answers until a file's summaries change
         for facts in all_facts:
             module = facts.module
             self.modules.add(module)
@@ -27,7 +28,8 @@ class Index:
                 self.returns[f"{module}.{name}"] = kind
             for name, entry in facts.classes.items():
                 if type(entry) is list and len(entry) == 2:
-                    self.classes[f"{module}.{name}"] = entry
+                    # A set: `attr in methods` runs for every base of every lookup.
+                    self.classes[f"{module}.{name}"] = (entry[0], frozenset(entry[1]))
             if facts.aliases:
                 self.aliases[module] = facts.aliases
 
@@ -37,9 +39,17 @@ class Index:
             self.returns.pop(f"{old.module}.{name}", None)
         for name, kind in new.returns.items():
             self.returns[f"{new.module}.{name}"] = kind
+        self._answers.clear()
 
     def lookup(self, key: str, depth: int = 0):
         """The summary of what `key` returns, or None."""
+        # Many keys share the bases they are looked up along (every model's `PreTrainedModel`).
+        if key in self._answers:
+            return self._answers[key]
+        found = self._answers[key] = self._lookup(key, depth)
+        return found
+
+    def _lookup(self, key: str, depth: int):
         found = self.returns.get(key)
         if found is not None or depth > _DEPTH:
             return found
