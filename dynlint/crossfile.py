@@ -43,6 +43,7 @@ def resolve(all_facts, why: dict | None = None) -> list:
     """
     index = {}
     todo = []
+    aliases = _aliases(all_facts)
     for facts in all_facts:
         todo.extend(facts.model_refs)
         for name, (is_model, refs) in facts.exports.items():
@@ -50,9 +51,10 @@ def resolve(all_facts, why: dict | None = None) -> list:
             if is_model:
                 todo.append(f"{facts.module}.{name}")
     if why is not None:
-        model = _reach_explained(all_facts, index, why)
+        model = _reach_explained(all_facts, index, aliases, why)
     else:
         model = set()
+        hops: dict = {}
         while todo:
             name = todo.pop()
             if name in model:
@@ -61,6 +63,9 @@ def resolve(all_facts, why: dict | None = None) -> list:
             todo.extend(index.get(name, ()))
             # Using anything from a module reaches what its module-level registries name.
             todo.append(name.rpartition(".")[0] + ".<module>")
+            target = _reexported(name, aliases, hops)
+            if target is not None:
+                todo.append(target)
     return [finding for facts in all_facts for func, finding in facts.conditional
             if f"{facts.module}.{func}" in model]
 
@@ -216,7 +221,32 @@ class Memo:
             self.configs.save()
 
 
-def _reach_explained(all_facts, index, why) -> set:
+def _aliases(all_facts) -> dict:
+    return {facts.module: facts.aliases for facts in all_facts if facts.aliases}
+
+
+_REEXPORT_HOPS = 12     # re-exports followed in a row (a package importing from itself loops)
+
+
+def _reexported(name: str, aliases: dict, hops: dict) -> str | None:
+    """`pkg.utils.f` where `pkg/utils/__init__.py` imports `f` from `pkg.utils.helpers`: the
+    name it stands for (`pkg.utils.helpers.f`), else None. `hops` counts the re-exports that
+    led to each name, so a chain that grows the name (`pkg.x` -> `pkg.x.y`) ends."""
+    n = hops.get(name, 0)
+    if n >= _REEXPORT_HOPS:
+        return None
+    parts = name.split(".")
+    for i in range(len(parts) - 1, 0, -1):
+        package = ".".join(parts[:i])
+        target = aliases.get(package, {}).get(parts[i])
+        if type(target) is str and target != package + "." + parts[i]:
+            out = ".".join([target, *parts[i + 1:]])
+            hops[out] = n + 1
+            return out
+    return None
+
+
+def _reach_explained(all_facts, index, aliases, why) -> set:
     """The same reachability as `resolve`, recording for each name its predecessor: the
     function (`module.name`) that references it, or ("model code of", module) for a reference
     read from a file's model code. Only `--explain` pays for this."""
@@ -226,6 +256,7 @@ def _reach_explained(all_facts, index, why) -> set:
         todo.extend((f"{facts.module}.{name}", None)
                     for name, (is_model, _) in facts.exports.items() if is_model)
     model = set()
+    hops: dict = {}
     while todo:
         name, pred = todo.pop()
         if name in model:
@@ -235,6 +266,9 @@ def _reach_explained(all_facts, index, why) -> set:
             why.setdefault(name, pred)
         todo.extend((ref, name) for ref in index.get(name, ()))
         todo.append((name.rpartition(".")[0] + ".<module>", name))
+        target = _reexported(name, aliases, hops)
+        if target is not None:
+            todo.append((target, name))
     return model
 
 

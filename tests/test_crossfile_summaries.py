@@ -5,6 +5,7 @@ re-export), a call through an attribute holding an instance of one of several cl
 same findings for a file checked alone as with its whole project."""
 from __future__ import annotations
 
+import json
 import textwrap
 from pathlib import Path
 
@@ -131,3 +132,45 @@ def test_an_edit_to_the_helper_is_seen(dynlint, tmp_path):
                                                  "boxes[:, 2] - boxes[:, 0]"))
     out = dynlint("check", "pkg/model.py", "--output-format", "concise", cwd=tmp_path).stdout
     assert "30" not in _model_lines(out) and "42" not in _model_lines(out), out
+
+
+REEXPORT = {
+    "pyproject.toml": "",
+    "pkg/__init__.py": "",
+    "pkg/utils/__init__.py": "from .helpers import f\n",
+    "pkg/utils/helpers.py": """\
+        import torch
+
+
+        def f(x: torch.Tensor):
+            if x.any():
+                return x
+            return -x
+        """,
+    "pkg/nn/__init__.py": "",
+    "pkg/nn/conv.py": """\
+        from torch import nn
+        from pkg.utils import f
+
+
+        class Conv(nn.Module):
+            def forward(self, x):
+                return f(x)
+        """,
+}
+
+
+def test_a_helper_reached_through_a_package_reexport_is_model_code(dynlint, tmp_path):
+    """`from pkg.utils import f` (re-exported by pkg/utils/__init__.py) reaches
+    pkg/utils/helpers.py's `f` as `from pkg.utils.helpers import f` would: model code, so its
+    host read is `certain`, checked alone or with its project, and --explain says why."""
+    for rel, text in REEXPORT.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    for target in ("pkg/utils/helpers.py", "."):
+        out = dynlint("check", target, "--output-format", "json", "--no-cache", cwd=tmp_path)
+        found = [(f["path"], f["line"], f["code"], f["confidence"]) for f in json.loads(out.stdout)]
+        assert found == [("pkg/utils/helpers.py", 5, "DYN204", "certain")], found
+    why = dynlint("check", "--no-cache", "--explain", "pkg/utils/helpers.py:5", cwd=tmp_path).stdout
+    assert "model code" in why and "Conv.forward" in why, why
