@@ -22,7 +22,7 @@ import sys
 
 from .project import source
 from .project.cache import Configurations, content_hash
-from .project.index import Index
+from .project.index import Index, reexported
 from .project.scope import module_name, unnamed_files
 from .result_json import facts_from_json, facts_to_json
 from .engine.match import FileFacts
@@ -235,15 +235,10 @@ def _reexported(name: str, aliases: dict, hops: dict) -> str | None:
     n = hops.get(name, 0)
     if n >= _REEXPORT_HOPS:
         return None
-    parts = name.split(".")
-    for i in range(len(parts) - 1, 0, -1):
-        package = ".".join(parts[:i])
-        target = aliases.get(package, {}).get(parts[i])
-        if type(target) is str and target != package + "." + parts[i]:
-            out = ".".join([target, *parts[i + 1:]])
-            hops[out] = n + 1
-            return out
-    return None
+    out = reexported(name, aliases)
+    if out is not None:
+        hops[out] = n + 1
+    return out
 
 
 def _reach_explained(all_facts, index, aliases, why) -> set:

@@ -66,13 +66,8 @@ class Index:
                         return found
             return None
         # `pkg.Name...` where the package's `__init__` imports `Name` from elsewhere.
-        parts = key.split(".")
-        for i in range(len(parts) - 1, 0, -1):
-            package = ".".join(parts[:i])
-            target = self.aliases.get(package, {}).get(parts[i])
-            if type(target) is str and target != package + "." + parts[i]:
-                return self.lookup(".".join([target, *parts[i + 1:]]), depth + 1)
-        return None
+        target = reexported(key, self.aliases)
+        return None if target is None else self.lookup(target, depth + 1)
 
     def module_of(self, key: str, candidates) -> str | None:
         """The longest prefix of `key` that names a module among `candidates`."""
@@ -97,9 +92,19 @@ class Index:
             for base in entry[0]:
                 if type(base) is str:
                     self.needed(f"{base}.{attr}", candidates, out, depth + 1)
-        parts = key.split(".")
-        for i in range(len(parts) - 1, 0, -1):
-            target = self.aliases.get(".".join(parts[:i]), {}).get(parts[i])
-            if type(target) is str and target != ".".join(parts[:i + 1]):
-                self.needed(".".join([target, *parts[i + 1:]]), candidates, out, depth + 1)
-                break
+        target = reexported(key, self.aliases)
+        if target is not None:
+            self.needed(target, candidates, out, depth + 1)
+
+
+def reexported(name: str, aliases: dict) -> str | None:
+    """`pkg.utils.f` where `pkg/utils/__init__.py` imports `f` from `pkg.utils.helpers` (by
+    module, `aliases` maps a package's names to what they stand for): `pkg.utils.helpers.f`,
+    else None."""
+    parts = name.split(".")
+    for i in range(len(parts) - 1, 0, -1):
+        package = ".".join(parts[:i])
+        target = aliases.get(package, {}).get(parts[i])
+        if type(target) is str and target != package + "." + parts[i]:
+            return ".".join([target, *parts[i + 1:]])
+    return None
