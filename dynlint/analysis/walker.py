@@ -79,19 +79,6 @@ class Analyzer(KindInference):
         self._kinds: dict[int, int] = {}
         self._tuple_kinds: dict[int, tuple] = {}
         self.calls = LocalCalls(self)
-        self._special = {
-            ast.FunctionDef: self._function, ast.AsyncFunctionDef: self._function,
-            ast.Lambda: self._lambda, ast.ClassDef: self._class,
-            ast.Assign: self._assign, ast.AugAssign: self._augassign,
-            ast.AnnAssign: self._annassign, ast.For: self._for, ast.AsyncFor: self._for,
-            ast.NamedExpr: self._namedexpr, ast.With: self._with, ast.AsyncWith: self._with,
-            ast.ListComp: self._comp, ast.SetComp: self._comp, ast.GeneratorExp: self._comp,
-            ast.DictComp: self._comp, ast.If: self._if, ast.Import: self._import,
-            ast.ImportFrom: self._import, ast.Return: self._return,
-            ast.While: self._branching, ast.Try: self._branching, ast.BoolOp: self._boolop,
-        }
-        if hasattr(ast, "TryStar"):
-            self._special[ast.TryStar] = self._branching
 
     # -- walking -------------------------------------------------------------------------
     def run(self, tree: ast.AST, lines: list[str]) -> None:
@@ -122,6 +109,7 @@ class Analyzer(KindInference):
         self.frame = self.module = self.tree = None
         self.scopes.release()
         self.scopes = Scopes()
+        self.imports, self.classes = self.scopes.imports, self.scopes.classes
 
     def visit(self, node: ast.AST) -> None:
         t = type(node)
@@ -146,9 +134,9 @@ class Analyzer(KindInference):
             position = self.positions.get(id(node))
             if position is not None:
                 self._positioned(node)
-        special = self._special.get(t)
+        special = _SPECIAL.get(t)
         if special is not None:
-            special(node)
+            special(self, node)
         else:
             self.generic(node)
         self.stack.pop()
@@ -601,6 +589,22 @@ class Analyzer(KindInference):
         # Nested tuples are not kept item by item: they count as unknown.
         return tuple(i if type(i) is int else UNKNOWN for i in items)
 
+# How the walk handles the nodes that bind names or open scopes (plain functions, not bound
+# methods kept on each Analyzer: those would make every analyzer a reference cycle, freed
+# only by the cyclic garbage collector).
+_SPECIAL = {
+    ast.FunctionDef: Analyzer._function, ast.AsyncFunctionDef: Analyzer._function,
+    ast.Lambda: Analyzer._lambda, ast.ClassDef: Analyzer._class,
+    ast.Assign: Analyzer._assign, ast.AugAssign: Analyzer._augassign,
+    ast.AnnAssign: Analyzer._annassign, ast.For: Analyzer._for, ast.AsyncFor: Analyzer._for,
+    ast.NamedExpr: Analyzer._namedexpr, ast.With: Analyzer._with, ast.AsyncWith: Analyzer._with,
+    ast.ListComp: Analyzer._comp, ast.SetComp: Analyzer._comp, ast.GeneratorExp: Analyzer._comp,
+    ast.DictComp: Analyzer._comp, ast.If: Analyzer._if, ast.Import: Analyzer._import,
+    ast.ImportFrom: Analyzer._import, ast.Return: Analyzer._return,
+    ast.While: Analyzer._branching, ast.Try: Analyzer._branching, ast.BoolOp: Analyzer._boolop,
+}
+if hasattr(ast, "TryStar"):
+    _SPECIAL[ast.TryStar] = Analyzer._branching
 _PANDAS_DOTTED = finder(frozenset("." + w for w in PANDAS_ONLY))
 _TRUTH_PARENTS = frozenset({ast.If, ast.While, ast.IfExp, ast.Assert, ast.BoolOp, ast.UnaryOp})
 # Child fields worth walking: operators, contexts and plain strings or numbers are not.
