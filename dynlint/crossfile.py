@@ -110,6 +110,7 @@ def settle(named: list, others: list, recheck, use_cache: bool = True) -> None:
         changed = bool(want)
         answers: dict = {}      # the index's answers this round, by name
         updates: list = []
+        todo: list = []         # (group, i, facts, base, external, asking, again)
         for group, again in ((named, recheck), (others, None)):
             for i, facts in enumerate(group):
                 if not facts.demands or (group is others and i not in walked):
@@ -126,13 +127,20 @@ def settle(named: list, others: list, recheck, use_cache: bool = True) -> None:
                 if external == applied.get(facts.origin, {}):
                     continue
                 applied[facts.origin] = external
-                if again is None:
-                    new = _summarise(memo, base, external, sorted(asking)) if external else base
-                else:
-                    new = again(base, external, sorted(asking))
-                group[i] = merged(base, new) if external else base
-                updates.append((facts, group[i]))
-                changed = True
+                todo.append((group, i, facts, base, external, sorted(asking), again))
+        # Every walk of a round asks the same index: the caller may run them all at once.
+        prefetch = getattr(recheck, "prefetch", None)
+        if prefetch is not None:
+            prefetch([(base, external, asking) for _, _, _, base, external, asking, again in todo
+                      if again is not None and external])
+        for group, i, facts, base, external, asking, again in todo:
+            if again is None:
+                new = _summarise(memo, base, external, asking) if external else base
+            else:
+                new = again(base, external, asking)
+            group[i] = merged(base, new) if external else base
+            updates.append((facts, group[i]))
+            changed = True
         for old, new in updates:    # after the round: every file asked the same index
             index.replace(old, new)
         if not changed:

@@ -27,6 +27,7 @@ _ENGINES: list = []              # (engine, max file size) per configuration in 
 GC_EVERY = 32
 _since_gc = 0
 PARALLEL_THRESHOLD = 24         # below this many files, worker start-up costs more than it saves
+RECHECK_PARALLEL = 6            # the same for walks again with other files' summaries (_settle)
 
 
 def analyse_source(engine: Engine, text: str, display: str, module=None, external=None,
@@ -152,14 +153,14 @@ def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross
         named = [os.path.abspath(f) for f in files]
         others = project_facts(paths, named, plan, use_cache, jobs)
         if any(facts.demands for facts in all_facts):
-            findings = _settle(all_facts, others, found_in, findings, configs)
+            findings = _settle(all_facts, others, found_in, findings, configs, jobs)
         findings = _merge_reached(findings, resolve_cross_file(all_facts + others))
     findings = [f for f in findings if plan.keep(f)]
     findings.sort(key=lambda f: f.sort_key)
     return findings, len(files)
 
 
-def _settle(named: list, others: list, found_in: dict, findings: list, configs) -> list:
+def _settle(named: list, others: list, found_in: dict, findings: list, configs, jobs=None) -> list:
     """Function summaries across files (crossfile.settle): the functions of a file whose
     calls into other files now return something known are walked again; what they find is
     added to the file's first findings (cached by the file's content and what it was told)."""
@@ -174,6 +175,9 @@ def _settle(named: list, others: list, found_in: dict, findings: list, configs) 
             return facts
         key = external_key(external, only)
         entry = memo.get(profile, path, key, display)
+        if entry is None and ready.get(path, (None,))[0] == key:
+            _, stat, digest, entry = ready.pop(path)
+            memo.put(profile, path, stat, digest, key, entry)
         if entry is None:
             try:
                 data, stat = source.read_bytes(path, display, profile.settings.max_file_size)
@@ -193,6 +197,25 @@ def _settle(named: list, others: list, found_in: dict, findings: list, configs) 
                           for f in found]
         return new
 
+    ready: dict = {}            # path -> (key, stat, digest, entry) walked by prefetch
+
+    def prefetch(asked):
+        """The walks a round of `settle` is about to ask for, done across processes."""
+        todo = []
+        for facts, external, only in asked:
+            path = facts.origin
+            display, profile, _ = found_in[path]
+            key = external_key(external, only)
+            if memo.get(profile, path, key, display) is None:
+                todo.append((path, display, configs.number(profile), external, only, key))
+        if len(todo) < RECHECK_PARALLEL:
+            return
+        todo.sort(key=_size, reverse=True)
+        for path, key, stat, digest, entry in _map(todo, jobs, _recheck_file):
+            if entry is not None:
+                ready[path] = (key, stat, digest, entry)
+
+    recheck.prefetch = prefetch
     settle(named, others, recheck, configs is not None)
     memo.save()
     if not added:
@@ -200,6 +223,20 @@ def _settle(named: list, others: list, found_in: dict, findings: list, configs) 
     have = {(f.path, f.code, f.line, f.column) for f in findings}
     return findings + [f for found in added.values() for f in found
                        if (f.path, f.code, f.line, f.column) not in have]
+
+
+def _recheck_file(job):
+    """A worker's walk again of some functions of a file, with what calls into other files
+    return (see _settle); entry None if the file cannot be read now."""
+    path, display, index, external, only, key = job
+    engine, max_bytes = _ENGINES[index]
+    try:
+        data, stat = source.read_bytes(path, display, max_bytes)
+        text = source.decode(data, display)
+    except source.SourceError:
+        return path, key, None, None, None
+    result = analyse_source(engine, text, display, module_name(path), external, only)
+    return path, key, stat, content_hash(data), (result, _snippets(text, result))
 
 
 def _merge_reached(findings: list, reached: list) -> list:
@@ -223,10 +260,11 @@ def _size(job) -> int:
         return 0
 
 
-def _map(todo, jobs):
+def _map(todo, jobs, work=None):
+    work = work or _analyse_file
     jobs = jobs or os.cpu_count() or 1
-    if jobs <= 1 or len(todo) < PARALLEL_THRESHOLD:
-        return _sequential(todo)
+    if jobs <= 1 or len(todo) < (PARALLEL_THRESHOLD if work is _analyse_file else RECHECK_PARALLEL):
+        return _sequential(todo, work)
     # Imported here: ~30 ms that a warm run (no file to analyse) does not need.
     from concurrent.futures import ProcessPoolExecutor
     # Fork shares the compiled rules with the workers for free; elsewhere they are pickled.
@@ -237,19 +275,19 @@ def _map(todo, jobs):
     chunk = max(1, min(8, len(todo) // (jobs * 16)))
     executor = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
                                    initargs=(None if ctx else _ENGINES,))
-    return _drain(executor, todo, chunk)
+    return _drain(executor, todo, chunk, work)
 
 
-def _sequential(todo):
+def _sequential(todo, work):
     enabled = gc.isenabled()
     gc.disable()
     try:
-        yield from map(_analyse_file, todo)
+        yield from map(work, todo)
     finally:
         if enabled:
             gc.enable()
 
 
-def _drain(executor, todo, chunk):
+def _drain(executor, todo, chunk, work):
     with executor:
-        yield from executor.map(_analyse_file, todo, chunksize=chunk)
+        yield from executor.map(work, todo, chunksize=chunk)
