@@ -174,3 +174,22 @@ def test_a_helper_reached_through_a_package_reexport_is_model_code(dynlint, tmp_
         assert found == [("pkg/utils/helpers.py", 5, "DYN204", "certain")], found
     why = dynlint("check", "--no-cache", "--explain", "pkg/utils/helpers.py:5", cwd=tmp_path).stdout
     assert "model code" in why and "Conv.forward" in why, why
+
+
+def test_walks_again_across_processes_give_the_same_findings(dynlint, tmp_path):
+    """Each round of the fixed point walks again the files whose calls into other files now
+    return something known; with enough of them (here 8 copies of model.py) the walks run
+    across the worker processes (runner._settle's prefetch). Same findings as one process,
+    cold and from the cache."""
+    _write(tmp_path)
+    model = (tmp_path / "pkg/model.py").read_text()
+    for i in range(2, 9):
+        (tmp_path / f"pkg/model{i}.py").write_text(model)
+    runs = [dynlint("check", ".", "--output-format", "json", *args, cwd=tmp_path).stdout
+            for args in (["--no-cache", "-j", "1"], ["--no-cache", "-j", "2"], ["-j", "2"],
+                         ["-j", "2"])]
+    assert all(r == runs[0] for r in runs[1:])
+    found = json.loads(runs[0])
+    for i in ("", *range(2, 9)):
+        lines = {str(f["line"]): f["code"] for f in found if f["path"].endswith(f"model{i}.py")}
+        assert lines == EXPECTED, (i, lines)
