@@ -175,19 +175,15 @@ def _settle(named: list, others: list, found_in: dict, findings: list, configs, 
             return facts
         key = external_key(external, only)
         entry = memo.get(profile, path, key, display)
-        if entry is None and ready.get(path, (None,))[0] == key:
-            _, stat, digest, entry = ready.pop(path)
-            memo.put(profile, path, stat, digest, key, entry)
         if entry is None:
-            try:
-                data, stat = source.read_bytes(path, display, profile.settings.max_file_size)
-                text = source.decode(data, display)
-            except source.SourceError:
-                return facts
-            result = analyse_source(profile.engine, text, display, module_name(path), external,
-                                    only)
-            entry = (result, _snippets(text, result))
-            memo.put(profile, path, stat, content_hash(data), key, entry)
+            found = ready.pop(path, None)
+            if found is None or found[0] != key:
+                found = _recheck_file((path, display, configs.number(profile), external, only,
+                                       key))[1:]
+            _, stat, digest, entry = found
+            if entry is None:
+                return facts            # unreadable now: keep what we had
+            memo.put(profile, path, stat, digest, key, entry)
         (found, new), lines = entry
         if new is None:
             return facts
@@ -211,9 +207,8 @@ def _settle(named: list, others: list, found_in: dict, findings: list, configs, 
         if len(todo) < RECHECK_PARALLEL:
             return
         todo.sort(key=_size, reverse=True)
-        for path, key, stat, digest, entry in _map(todo, jobs, _recheck_file):
-            if entry is not None:
-                ready[path] = (key, stat, digest, entry)
+        for path, *found in _map(todo, jobs, _recheck_file):
+            ready[path] = found
 
     recheck.prefetch = prefetch
     settle(named, others, recheck, configs is not None)
