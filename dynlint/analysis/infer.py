@@ -121,6 +121,11 @@ class KindInference:
             return lv
         if t is ast.IfExp:
             a, b = self.kind(node.body), self.kind(node.orelse)
+            # `None if tpu else t.ne(pad)`: an optional tensor is used where it is one.
+            if _is_none(node.body) and K.level(b) == TENSOR:
+                return b
+            if _is_none(node.orelse) and K.level(a) == TENSOR:
+                return a
             return max(K.level(a), K.level(b)) | (a & b & (BOOL | CPU))
         if t is ast.NamedExpr:
             return self.kind(node.value)
@@ -314,6 +319,10 @@ class KindInference:
                 if kw.arg == "dtype":
                     return TENSOR | (BOOL if self._is_bool_dtype(kw.value) else 0)
             return TENSOR | (base & BOOL)
+        if name == "new" and lv == TENSOR and not base & HOST:
+            # Legacy `t.new(data)` / `t.new(*sizes)`: the receiver's dtype (`m.new([True])` of a
+            # mask is a mask). Only on a certain tensor: `hmac.new`, `Image.new` are not.
+            return TENSOR | (base & BOOL)
         if base & HOST:
             return NOT | HOST if name in K.HOST_METHODS or lv == NOT else UNKNOWN
         if name == "astype":
@@ -419,6 +428,10 @@ def _str_split(name: str, node: ast.Call) -> bool:
     args = node.args
     return (not args and all(k.arg in ("sep", "maxsplit") for k in node.keywords)) or \
         (bool(args) and type(args[0]) is ast.Constant and type(args[0].value) is str)
+
+
+def _is_none(node: ast.AST) -> bool:
+    return type(node) is ast.Constant and node.value is None
 
 
 def _is_non_numeric_literal(node: ast.AST) -> bool:

@@ -304,8 +304,9 @@ class Analyzer(KindInference):
             self.child(node.test)
             self._narrowed_block(narrowing.facts(self, node.test, True), node.body)
             mid = dict(self.frame.env)
-            self._narrowed_block(narrowing.facts(self, node.test, False), node.orelse)
+            self._else_block(pre, mid, node)
             self._join_tensor_paths(pre, mid, node)
+            self._join_optional_paths(pre, mid, node)
             # A name the `else` binds holds, on the other path, what the body left in it; one
             # only the body binds holds what it held before the `if`.
             if _holds_host(self.frame.env):
@@ -341,6 +342,47 @@ class Analyzer(KindInference):
                 if _is_tensor(t) and _is_number(other):
                     env[name] = t
                     break
+
+    def _else_block(self, pre: dict, mid: dict, node: ast.If) -> None:
+        """The `else` runs instead of the body: a name the body sets to `None` holds inside
+        it what it held before the `if` (`m = None` in the body must not make the `else`'s
+        `torch.where(m.any(), m, ...)` read None). Other names keep the body's binding, as
+        everywhere in the walk (in a loop, an earlier iteration's body did bind them). After
+        the `else`, a name it does not rebind keeps the body's `None` (see
+        `_join_optional_paths`)."""
+        facts = narrowing.facts(self, node.test, False)
+        env = self.frame.env
+        nones = [n for n in _stored_names(node.body) if n in pre and "." not in n and
+                 _binds_none(node.body, n)] if node.orelse else ()
+        for name in nones:
+            env[name] = pre[name]
+        self._narrowed_block(facts, node.orelse)
+        rebound = _stored_names(node.orelse) if nones else ()
+        for name in nones:
+            if name not in rebound:
+                env[name] = mid[name]
+
+    def _join_optional_paths(self, pre: dict, mid: dict, node: ast.If) -> None:
+        """A name set to `None` on one path of an `if` and holding a tensor on the other
+        (`m = t.ne(pad)`, then `if tpu: m = None`) is an optional tensor: code after the `if`
+        that indexes with it runs on the path that holds the tensor, whatever the other path
+        does, so it keeps the tensor's kind (the walk would otherwise keep `None`)."""
+        if _ends(node.body) or _ends(node.orelse):
+            return
+        env = self.frame.env
+        in_body, in_else = _stored_names(node.body), _stored_names(node.orelse)
+        for name in in_body | in_else:
+            if "." in name or _maybe_tensor(env.get(name)):
+                continue
+            paths = ((mid.get(name), _binds_none(node.body, name)) if name in in_body else
+                     (pre.get(name), False),
+                     (env.get(name), _binds_none(node.orelse, name)) if name in in_else else
+                     (pre.get(name), False))
+            (a, a_none), (b, b_none) = paths
+            if a_none and _maybe_tensor(b):
+                env[name] = b
+            elif b_none and _maybe_tensor(a):
+                env[name] = a
 
     def _narrowed_block(self, facts: dict, stmts) -> None:
         if not facts:
@@ -636,8 +678,22 @@ def _stored_names(stmts) -> set:
     return out
 
 
+def _binds_none(stmts, name: str) -> bool:
+    """The last statement of `stmts` that binds `name` is `name = None`."""
+    for st in reversed(stmts):
+        if name in _stored_names([st]):
+            return type(st) is ast.Assign and len(st.targets) == 1 and \
+                type(st.targets[0]) is ast.Name and type(st.value) is ast.Constant and \
+                st.value.value is None
+    return False
+
+
 def _is_tensor(k) -> bool:
     return k is not None and K.level(k) == TENSOR and not k & HOST
+
+
+def _maybe_tensor(k) -> bool:
+    return k is not None and K.level(k) >= PROBABLE and not k & HOST
 
 
 def _is_number(k) -> bool:
