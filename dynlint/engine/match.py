@@ -395,7 +395,9 @@ class Engine:
             return []
         seen = set()
         findings = []
-        for c in candidates:
+        # One finding per (code, line, column): where a second walk (callers taught a
+        # parameter's kind) proves what names only suggested in the first, the proof wins.
+        for c in sorted(candidates, key=lambda c: c.ctx.weak or c.ctx.library):
             rule = c.rule
             target = c.binds.get(c.spec.report) if c.spec.report else c.node
             line, col, end_line, end_col = _report_span(target, lines)
