@@ -121,3 +121,25 @@ def test_a_proof_from_the_callers_beats_the_name(dynlint, write):
                    cwd=path.parent)
     found = [(f["line"], f["code"], f["confidence"]) for f in json.loads(proc.stdout)]
     assert found == [(7, "DYN101", "certain")]
+
+
+def test_numpy_bool_arrays_made_tensors_are_masks(dynlint, write):
+    # fairseq's wav2vec2/transformer_ulm: span masks drawn with numpy, then `from_numpy`.
+    found = _check(dynlint, write, """\
+        import numpy as np
+        import torch
+        def span_mask(shape, p):
+            mask = np.full(shape, False)
+            mask[:, :2] = True
+            return mask
+        class Ulm(torch.nn.Module):
+            def forward(self, inp, x, p: float):
+                drop = np.random.uniform(0, 1, (inp.shape[0],)) < p
+                drop = torch.from_numpy(drop).to(inp.device)
+                inp[drop] = 0
+                m = torch.from_numpy(span_mask(x.shape[:2], p)).to(x.device)
+                ids = torch.from_numpy(np.full(3, 1)).to(x.device)
+                counts = torch.as_tensor(np.zeros(3, dtype=bool), dtype=torch.long)
+                return x[m], x[ids], x[counts], drop
+        """, "--extend-select", "DYN112")
+    assert found == [(11, "DYN112"), (15, "DYN101")]

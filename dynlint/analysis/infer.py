@@ -101,8 +101,9 @@ class KindInference:
             lv = max(K.level(k) for k in ks)
             if lv == NOT:
                 host = any(k & HOST for k in ks)
-                # `arr > 0` of a numpy array is a numpy array
-                return NOT | (HOST if host else 0) | _array_of(*ks)
+                # `arr > 0` of a numpy array is a numpy (bool) array
+                array = _array_of(*ks)
+                return NOT | (HOST if host else 0) | array | (BOOL if array else 0)
             return lv | BOOL | hostmem.joint(*ks)
         if t is ast.BinOp:
             return _binop(self.kind(node.left), self.kind(node.right), node.op)
@@ -205,7 +206,7 @@ class KindInference:
             if q is not None and q.startswith("torch."):
                 return self._torch_call_kind(q[6:], node)
             if q is not None and q.startswith(K.ARRAY_LIBRARIES):
-                return NOT | K.ARRAY
+                return NOT | K.ARRAY | self._array_bool(q, node)
             if type(func.value) is ast.Name and func.value.id in ("self",) and \
                     ("self." + func.attr) not in self.frame.env:
                 unfollowed = PROBABLE if self.frame.modelish else UNKNOWN
@@ -228,7 +229,7 @@ class KindInference:
                 if q.startswith("torch."):
                     return self._torch_call_kind(q[6:], node)
                 if q.startswith(K.ARRAY_LIBRARIES):
-                    return NOT | K.ARRAY
+                    return NOT | K.ARRAY | self._array_bool(q, node)
                 r = self._local_result(node)        # a helper of another file (summaries.py)
                 return UNKNOWN if r is None else r
             name = func.id
@@ -286,6 +287,8 @@ class KindInference:
                 return BOOL if self._is_bool_dtype(kw.value) else 0
         if name in K.BOOL_FUNCS:
             return BOOL
+        if name in _FROM_ARRAY and node.args and self.kind(node.args[0]) & BOOL:
+            return BOOL                # `torch.from_numpy(mask)` of a bool array: a mask
         if name == "where":        # where(c) gives indices; where(c, a, b) the dtype of a, b
             args = node.args
             return BOOL if len(args) == 3 and self.kind(args[1]) & self.kind(args[2]) & BOOL else 0
@@ -296,6 +299,19 @@ class KindInference:
             if first is not None and self.kind(first) & BOOL:
                 return BOOL
         return 0
+
+    def _array_bool(self, q: str, node: ast.Call) -> int:
+        """BOOL for a numpy call that builds a bool array: `np.full(shape, False)`,
+        `np.zeros(n, dtype=bool)`, `np.isnan(a)`, `np.logical_and(a, b)`."""
+        name = q.rsplit(".", 1)[-1]
+        for kw in node.keywords:
+            if kw.arg == "dtype":
+                d = self.qualname(kw.value) if type(kw.value) in (ast.Name, ast.Attribute) else None
+                return BOOL if d in _NUMPY_BOOL_DTYPES else 0
+        if name in ("full", "full_like") and len(node.args) >= 2:
+            v = node.args[1]
+            return BOOL if type(v) is ast.Constant and type(v.value) is bool else 0
+        return BOOL if name in K.BOOL_FUNCS and not q.startswith(("pandas.", "pd.")) else 0
 
     def _is_bool_dtype(self, node: ast.AST) -> bool:
         q = self.qualname(node) if type(node) in (ast.Name, ast.Attribute) else None
@@ -375,6 +391,9 @@ class KindInference:
 
 
 _BUILTINS = frozenset(dir(builtins))
+# torch functions building a tensor from an array's data, with its dtype (unless `dtype=`).
+_FROM_ARRAY = frozenset({"from_numpy", "as_tensor", "asarray", "tensor"})
+_NUMPY_BOOL_DTYPES = frozenset({"bool", "numpy.bool_", "numpy.bool", "np.bool_", "np.bool"})
 
 
 _SUBMODULES_BY_LENGTH = sorted(K.TORCH_SUBMODULES.items(), key=lambda kv: -len(kv[0]))
@@ -391,7 +410,9 @@ def _binop(a: int, b: int, op: ast.operator) -> int:
     if (a | b) & SCALAR and min(la, lb) == NOT:
         return lv | SCALAR | hostmem.joint(a, b)    # `idx + 1` is still a 0-d tensor
     if lv == NOT:
-        return NOT | ((a | b) & HOST) | _array_of(a, b)
+        array = _array_of(a, b)
+        bits = array and type(op) in (ast.BitAnd, ast.BitOr, ast.BitXor) and (a & b & BOOL)
+        return NOT | ((a | b) & HOST) | array | (BOOL if bits else 0)
     if lv == UNKNOWN and ((a | b) & HOST):
         return NOT | HOST
     flags = hostmem.joint(a, b)
