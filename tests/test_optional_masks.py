@@ -143,3 +143,33 @@ def test_numpy_bool_arrays_made_tensors_are_masks(dynlint, write):
                 return x[m], x[ids], x[counts], drop
         """, "--extend-select", "DYN112")
     assert found == [(11, "DYN112"), (15, "DYN101")]
+
+
+def test_a_tensor_annotation_says_no_dtype_so_a_mask_name_still_tells(dynlint, write):
+    # espnet2's HuBERTDecoder.forward(x, mask_m: torch.Tensor, mask_u: torch.Tensor) and
+    # smoothness penalty; ultralytics' losses take `fg_mask: torch.Tensor` the same way.
+    found = _check(dynlint, write, """\
+        import torch
+        class Decoder(torch.nn.Module):
+            def forward(self, x: torch.Tensor, mask_m: torch.Tensor, pad_mask: torch.Tensor,
+                        ids_mask: torch.LongTensor, mask_len: torch.Tensor):
+                logits = self.proj(x)[mask_m]
+                x[pad_mask[:, 1:]] = 0
+                return logits, x[ids_mask], x[mask_len]
+        """, "--extend-select", "DYN112")
+    assert found == [(5, "DYN101"), (6, "DYN112")]
+
+
+def test_torch_full_of_a_bool_is_a_mask(dynlint, write):
+    found = _check(dynlint, write, """\
+        import torch
+        def span_mask(b: int, t: int):
+            mask = torch.full((b, t), False)
+            mask[:, :2] = True
+            return mask
+        class Model(torch.nn.Module):
+            def forward(self, x):
+                fill = torch.full((x.shape[0],), 3)
+                return x[span_mask(x.shape[0], x.shape[1])], x[fill]
+        """)
+    assert found == [(9, "DYN101")]

@@ -287,6 +287,9 @@ class KindInference:
                 return BOOL if self._is_bool_dtype(kw.value) else 0
         if name in K.BOOL_FUNCS:
             return BOOL
+        if name == "full" and len(node.args) >= 2 and type(node.args[1]) is ast.Constant and \
+                type(node.args[1].value) is bool:
+            return BOOL                # `torch.full(shape, False)`: the fill value's dtype
         if name in _FROM_ARRAY and node.args and self.kind(node.args[0]) & BOOL:
             return BOOL                # `torch.from_numpy(mask)` of a bool array: a mask
         if name == "where":        # where(c) gives indices; where(c, a, b) the dtype of a, b
