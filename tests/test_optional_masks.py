@@ -173,3 +173,18 @@ def test_torch_full_of_a_bool_is_a_mask(dynlint, write):
                 return x[span_mask(x.shape[0], x.shape[1])], x[fill]
         """)
     assert found == [(9, "DYN101")]
+
+
+def test_python_bools_read_from_tensors_index_as_a_mask(dynlint, write):
+    # espnet2's s2t models drop samples without text: `encoder_out[is_valid]`.
+    found = _check(dynlint, write, """\
+        import torch
+        class S2T(torch.nn.Module):
+            def forward(self, encoder_out, ys_pad, names: list):
+                is_valid = [self.na not in y for y in ys_pad]
+                if not any(is_valid):
+                    return None
+                keep = [n in self.kept for n in names]
+                return encoder_out[is_valid], encoder_out[:, keep]
+        """)
+    assert found == [(8, "DYN101")]

@@ -135,6 +135,12 @@ class KindInference:
         if t is ast.ListComp or t is ast.GeneratorExp:
             # `[f(x) for x in xs]` of tensors: its items are tensors.
             k = self.kind(node.elt)
+            if t is ast.ListComp and type(node.elt) is ast.Compare and K.level(k) == NOT and \
+                    any(K.level(o) >= PROBABLE or o & HOST for o in
+                        map(self.kind, (node.elt.left, *node.elt.comparators))):
+                # Python bools read from tensor data (`[pad not in y for y in ys]`): as an
+                # index, a mask whose true count the data decides. (From config: constant.)
+                return NOT | BOOL
             return NOT | (K.ITEMS if K.level(k) == TENSOR and not k & HOST else 0)
         if t in (ast.Set, ast.Dict, ast.SetComp, ast.DictComp):
             return NOT

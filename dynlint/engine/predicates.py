@@ -208,6 +208,10 @@ def _is_mask(ctx, node, sub) -> bool:
         # Elementwise comparison of values of unknown type, kept (`(iou <= t).flatten()`),
         # indexing a tensor: a bool array or tensor selects either way.
         return True
+    if sub is not None and k & BOOL and K.level(k) == K.NOT and type(node) is not ast.Compare \
+            and K.level(ctx.kind(sub.value)) >= PROBABLE:
+        # A list of Python bools or a numpy bool array indexing a tensor selects as a mask.
+        return True
     if sub is not None and K.level(k) >= UNKNOWN and _bool_by_dtype_test(ctx, node):
         return True
     if sub is None:
