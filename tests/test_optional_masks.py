@@ -188,3 +188,19 @@ def test_python_bools_read_from_tensors_index_as_a_mask(dynlint, write):
                 return encoder_out[is_valid], encoder_out[:, keep]
         """)
     assert found == [(8, "DYN101")]
+
+
+def test_rows_of_a_numpy_copy_are_numpy(dynlint, write):
+    # espnet's rnn decoder logs hypotheses from `.cpu().numpy()` copies (a false alarm before).
+    found = _check(dynlint, write, """\
+        import torch
+        class Decoder(torch.nn.Module):
+            def forward(self, ys_hat, ys_true):
+                for (i, y_hat), y_true in zip(enumerate(ys_hat.detach().cpu().numpy()),
+                                              ys_true.detach().cpu().numpy()):
+                    idx = y_true[y_true != -1]
+                for y in ys_true:
+                    kept = y[y != -1]
+                return kept
+        """, "--select", "DYN101")
+    assert found == [(8, "DYN101")]

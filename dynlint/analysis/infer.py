@@ -356,6 +356,8 @@ class KindInference:
             return NOT | (base & K.ARRAY)      # numpy/pandas results; text
         if lv == NOT:
             return UNKNOWN
+        if name == "numpy" and not node.args and lv >= UNKNOWN:
+            return NOT | K.ARRAY                # `t.cpu().numpy()`: a numpy array from here on
         if lv == UNKNOWN:
             # Methods only tensors have are evidence that the receiver is one.
             if name in K.NOT_TENSOR_METHODS:

@@ -720,6 +720,8 @@ def _unpacked(k: int) -> int:
         return NOT
     if k & HOST:
         return NOT | HOST
+    if k & K.ARRAY:
+        return NOT | K.ARRAY            # rows of a numpy array are numpy arrays
     lv = K.level(k)
     return lv | (k & (BOOL | K.CPU)) if lv >= PROBABLE else UNKNOWN
 
