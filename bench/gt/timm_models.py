@@ -35,6 +35,20 @@ def _images(b=4, size=32, seed=91):
     return torch.rand(b, 3, size, size, generator=g), torch.randint(0, NC, (b,), generator=g)
 
 
+def _task_step(task, model, evaluator, x, y, mix=None):
+    """Train: the task (forward + criterion), after Mixup/CutMix on the batch if `mix`; eval: forward,
+    then the evaluator's `update` and `compute` (a validation step)."""
+    def run(x, y):
+        if task.training:
+            if mix is not None:
+                x, y = mix(x, y)
+            return task(x, y)["loss"]
+        evaluator.reset()
+        evaluator.update(model(x), y)
+        return evaluator.compute()
+    return step(run, eval_runs=((x, y), {}), train_runs=((x, y), {}), task=task)
+
+
 def classify(name, size=32, mixup=None, criterion=None, batch=4, **kw):
     """Train: `ClassificationTask(model, criterion)(x, y)`, with Mixup/CutMix applied to the batch
     first when `mixup` is set (what timm's train loop does on device). Eval: forward, then the
@@ -52,16 +66,7 @@ def classify(name, size=32, mixup=None, criterion=None, batch=4, **kw):
         task = ClassificationTask(model, criterion=crit, verbose=False)
         evaluator = ClassificationEvaluator()
         x, y = _images(b=batch, size=size)
-
-        def run(x, y):
-            if task.training:
-                if mix is not None:
-                    x, y = mix(x, y)
-                return task(x, y)["loss"]
-            evaluator.reset()
-            evaluator.update(model(x), y)
-            return evaluator.compute()
-        return step(run, eval_runs=((x, y), {}), train_runs=((x, y), {}), task=task)
+        return _task_step(task, model, evaluator, x, y, mix)
     return build
 
 
@@ -149,14 +154,7 @@ def multilabel():
         evaluator = MultiLabelClassificationEvaluator()
         x, _ = _images()
         y = (torch.rand(4, NC, generator=gen(94)) > 0.5).float()
-
-        def run(x, y):
-            if task.training:
-                return task(x, y)["loss"]
-            evaluator.reset()
-            evaluator.update(model(x), y)
-            return evaluator.compute()
-        return step(run, eval_runs=((x, y), {}), train_runs=((x, y), {}), task=task)
+        return _task_step(task, model, evaluator, x, y)
     return build
 
 

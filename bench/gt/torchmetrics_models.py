@@ -22,6 +22,24 @@ from . import gen, step
 NC = 4
 
 
+class Adapt(torch.nn.Module):
+    """A metric fed from a batch that holds the inputs of several metrics: `pick(*batch)` returns
+    this metric's arguments."""
+
+    def __init__(self, metric, pick):
+        super().__init__()
+        self.metric, self.pick = metric, pick
+
+    def forward(self, *args):
+        return self.metric(*self.pick(*args))
+
+    def compute(self):
+        return self.metric.compute()
+
+    def reset(self):
+        self.metric.reset()
+
+
 def _run_metrics(build_metrics, batches, functional=None):
     """A builder: the step runs each metric's forward on every batch, then compute() and reset();
     `functional(batch)` is called on every batch too."""
@@ -97,23 +115,9 @@ def binary_multilabel():
             out.append({"args": (p, t, pm, tm)})
         return out
 
-    class Split(torch.nn.Module):         # binary metrics get (p, t), multilabel ones (pm, tm)
-        def __init__(self, metric, multilabel):
-            super().__init__()
-            self.metric, self.multilabel = metric, multilabel
-
-        def forward(self, p, t, pm, tm):
-            return self.metric(pm, tm) if self.multilabel else self.metric(p, t)
-
-        def compute(self):
-            return self.metric.compute()
-
-        def reset(self):
-            self.metric.reset()
-
-    def wrapped():
-        ms = metrics()
-        return [Split(m, type(m).__name__.startswith("Multilabel")) for m in ms]
+    def wrapped():            # binary metrics get (p, t), multilabel ones (pm, tm)
+        return [Adapt(m, (lambda p, t, pm, tm: (pm, tm)) if type(m).__name__.startswith("Multilabel")
+                      else (lambda p, t, pm, tm: (p, t))) for m in metrics()]
 
     def functional(p, t, pm, tm):
         from torchmetrics.functional import classification as F
@@ -185,26 +189,16 @@ def text():
                 {"args": (["hello world again", "speech recognition works"],
                           [["hello world"], ["speech recognition is hard"]])}]
 
-    class Flat(torch.nn.Module):        # WER-like metrics take one reference per prediction
-        def __init__(self, metric):
-            super().__init__()
-            self.metric = metric
-            self.flat = type(metric).__name__ in ("WordErrorRate", "CharErrorRate", "MatchErrorRate",
-                                                  "WordInfoLost", "EditDistance")
+    flat = ("WordErrorRate", "CharErrorRate", "MatchErrorRate", "WordInfoLost", "EditDistance")
 
-        def forward(self, preds, refs):
-            return self.metric(preds, [r[0] for r in refs] if self.flat else refs)
-
-        def compute(self):
-            return self.metric.compute()
-
-        def reset(self):
-            self.metric.reset()
+    def wrapped():            # WER-like metrics take one reference per prediction
+        return [Adapt(m, (lambda preds, refs: (preds, [r[0] for r in refs])) if type(m).__name__ in flat
+                      else (lambda preds, refs: (preds, refs))) for m in metrics()]
 
     def functional(preds, refs):
         from torchmetrics.functional import text as F
         return [F.word_error_rate(preds, [r[0] for r in refs]), F.bleu_score(preds, refs)]
-    return _run_metrics(lambda: [Flat(m) for m in metrics()], batches, functional)
+    return _run_metrics(wrapped, batches, functional)
 
 
 def perplexity():
@@ -295,21 +289,10 @@ def segmentation():
             out.append({"args": (p, t, pan_p, pan_t)})
         return out
 
-    class Pick(torch.nn.Module):
-        def __init__(self, metric):
-            super().__init__()
-            self.metric = metric
-            self.pan = type(metric).__name__ == "PanopticQuality"
-
-        def forward(self, p, t, pan_p, pan_t):
-            return self.metric(pan_p, pan_t) if self.pan else self.metric(p, t)
-
-        def compute(self):
-            return self.metric.compute()
-
-        def reset(self):
-            self.metric.reset()
-    return _run_metrics(lambda: [Pick(m) for m in metrics()], batches)
+    def wrapped():
+        return [Adapt(m, (lambda p, t, pan_p, pan_t: (pan_p, pan_t)) if type(m).__name__ == "PanopticQuality"
+                      else (lambda p, t, pan_p, pan_t: (p, t))) for m in metrics()]
+    return _run_metrics(wrapped, batches)
 
 
 def clustering_aggregation():
@@ -318,28 +301,16 @@ def clustering_aggregation():
         from torchmetrics.classification import MulticlassAccuracy, MulticlassPrecision, MulticlassRecall
         from torchmetrics.clustering import AdjustedRandScore, NormalizedMutualInfoScore
 
-        class Pair(torch.nn.Module):
-            def __init__(self, metric, which):
-                super().__init__()
-                self.metric, self.which = metric, which
+        def clu(pred_lab, true_lab, values, probs):
+            return pred_lab, true_lab
 
-            def forward(self, pred_lab, true_lab, values, probs):
-                if self.which == "agg":
-                    return self.metric(values)
-                if self.which == "coll":
-                    return self.metric(probs, true_lab)
-                return self.metric(pred_lab, true_lab)
-
-            def compute(self):
-                return self.metric.compute()
-
-            def reset(self):
-                self.metric.reset()
+        def agg(pred_lab, true_lab, values, probs):
+            return (values,)
         coll = MetricCollection([MulticlassAccuracy(num_classes=NC), MulticlassPrecision(num_classes=NC),
                                  MulticlassRecall(num_classes=NC)], compute_groups=True)
-        return [Pair(NormalizedMutualInfoScore(), "clu"), Pair(AdjustedRandScore(), "clu"),
-                Pair(MeanMetric(nan_strategy="warn"), "agg"), Pair(CatMetric(nan_strategy="ignore"), "agg"),
-                Pair(MaxMetric(), "agg"), Pair(coll, "coll")]
+        return [Adapt(NormalizedMutualInfoScore(), clu), Adapt(AdjustedRandScore(), clu),
+                Adapt(MeanMetric(nan_strategy="warn"), agg), Adapt(CatMetric(nan_strategy="ignore"), agg),
+                Adapt(MaxMetric(), agg), Adapt(coll, lambda pred_lab, true_lab, values, probs: (probs, true_lab))]
 
     def batches():
         g = gen(109)
