@@ -323,6 +323,12 @@ def literal(ctx, node):
 
 
 @predicate()
+def string_literal(ctx, node):
+    """A string literal or an f-string (the template of `"..." % x` or `"...".format(x)`)."""
+    return type(node) is ast.JoinedStr or type(node) is ast.Constant and type(node.value) is str
+
+
+@predicate()
 def negative_literal(ctx, node):
     """A negated number literal (`-1`): the "infer it" value of arguments such as `num_classes`."""
     return type(node) is ast.UnaryOp and type(node.op) is ast.USub and \
