@@ -650,11 +650,14 @@ def _holds_host(env: dict) -> bool:
 
 def _stored_names(stmts) -> set:
     """Names (and `name.attr` keys) bound in `stmts` (nested functions and classes included:
-    over-approximating only drops host facts)."""
+    over-approximating only drops host facts); a comprehension's targets are its own."""
     out = set()
     for st in stmts:
+        own = set()
         for n in ast.walk(st):
-            if type(n) is ast.Name and type(n.ctx) is not ast.Load:
+            if type(n) is ast.comprehension:
+                own.update(id(t) for t in ast.walk(n.target))
+            elif type(n) is ast.Name and type(n.ctx) is not ast.Load and id(n) not in own:
                 out.add(n.id)
             elif type(n) is ast.Attribute and type(n.ctx) is not ast.Load and \
                     type(n.value) is ast.Name:
