@@ -54,7 +54,7 @@ cpu cuda expand expand_as repeat tile flip fliplr flipud roll narrow select inde
 tril triu view_as reshape_as chunk split unbind movedim moveaxis swapaxes swapdims cat concat
 concatenate stack hstack vstack masked_fill masked_fill_ requires_grad_ pin_memory
 broadcast_to take take_along_dim diagonal diag squeeze_ unsqueeze_ to atleast_1d atleast_2d
-atleast_3d ravel rot90
+atleast_3d ravel rot90 as_tensor asarray
 """.split())
 # Tensor methods whose result is not a tensor; those producing host values from data apart.
 NOT_TENSOR_METHODS = frozenset("""

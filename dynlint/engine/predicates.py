@@ -430,6 +430,12 @@ def tensor_element(ctx, node):
 
 
 @predicate()
+def tensor_items(ctx, node):
+    """A generator or list comprehension whose items are tensors (`m.any() for m in masks`): a builtin that truth-tests or compares the items (`any`, `all`, `min`, `max`) reads each one on the host."""
+    return type(node) in (ast.GeneratorExp, ast.ListComp) and bool(ctx.kind(node) & K.ITEMS)
+
+
+@predicate()
 def holds_tensor(ctx, node):
     """A tensor, or a list/tuple literal (or a name bound to one) with a tensor among its items."""
     k = ctx.kind(node)
