@@ -11,10 +11,11 @@ when first seen) are walked again, at most twice. Only such functions pay for it
 from __future__ import annotations
 
 import ast
+from types import SimpleNamespace
 
 from . import kinds as K
 from .annotations import annotation_kind
-from .attributes import held_classes
+from .attributes import held_classes, held_imported
 from .kinds import BOOL, HOST, NOT, TENSOR, UNKNOWN
 from .scopes import resolve_import
 
@@ -30,6 +31,7 @@ class LocalCalls:
         self.parents: dict[int, object] = {}      # id(FunctionInfo) -> enclosing Frame
         self.infos: dict[int, object] = {}
         self.overrides: dict[int, dict] = {}      # parameters upgraded from call sites
+        self.called_as: dict[int, set] = {}       # id(FunctionInfo) -> names its calls used
         # Across files (the cross-file step, crossfile.settle): what calls into other files
         # return, by absolute name (`pkg.mod.func`, `pkg.mod.Class.method`), as the project
         # index learnt it; and the names whose result this walk needed and did not know.
@@ -72,6 +74,9 @@ class LocalCalls:
         if type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id == "self":
             cls = self._own_class()
             methods = self._method(cls, f.attr)[0] if cls is not None else None
+            if methods is None and cls is not None:
+                held = self._called(cls, f.attr)
+                return held[0] if len(held) == 1 else None
             return methods[0] if methods and len(methods) == 1 else None
         if type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id in scopes.classes:
             # `Class.static_method(...)` / `Class.class_method(...)` of a class of this file.
@@ -100,13 +105,17 @@ class LocalCalls:
 
     def note_call(self, node: ast.Call) -> None:
         info = self.callee(node)
-        if info is None or any(type(a) is ast.Starred for a in node.args) or \
+        infos = [info] if info is not None else self._held(node)
+        if not infos or any(type(a) is ast.Starred for a in node.args) or \
                 any(k.arg is None for k in node.keywords):
             return
         kind = self._passed
-        self.sites.setdefault(id(info), []).append(
-            ([kind(a) for a in node.args], {k.arg: kind(k.value) for k in node.keywords}))
-        self.infos[id(info)] = info
+        site = ([kind(a) for a in node.args], {k.arg: kind(k.value) for k in node.keywords})
+        called = node.func.id if type(node.func) is ast.Name else node.func.attr
+        for info in infos:      # a call that may run any of them: each gets the site
+            self.sites.setdefault(id(info), []).append(site)
+            self.infos[id(info)] = info
+            self.called_as.setdefault(id(info), set()).add(called)
 
     def _passed(self, arg):
         """Kind of an argument; a tuple literal (`(left, n_extra)`) item by item."""
@@ -126,6 +135,11 @@ class LocalCalls:
                       for e in value.elts)
         else:
             k = self.a.kind(value)
+            if type(value) in (ast.Call, ast.Name):
+                # `return self._forward(...)`: the tuple the callee returns, item by item.
+                items = self.a._items_of(value)
+                if type(items) is tuple:
+                    k = items
         self.returns.setdefault(id(info), []).append(k)
 
     def result(self, node: ast.Call):
@@ -190,6 +204,12 @@ class LocalCalls:
         method of the caller's class stores in `self.x` (`self.decoder = GreedyDecoder(...)`
         in one branch, `BeamSearchDecoder(...)` in another)."""
         f = node.func
+        if type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id == "self":
+            # `self.loss(...)`: the instance held is called (`__call__`, or a module's forward).
+            cls = self._own_class()
+            if cls is None or self._method(cls, f.attr)[0]:
+                return []
+            return self._called(cls, f.attr)
         if type(f) is not ast.Attribute or type(f.value) is not ast.Attribute or \
                 type(f.value.value) is not ast.Name or f.value.value.id != "self":
             return []
@@ -201,6 +221,17 @@ class LocalCalls:
             methods = self._method(held, f.attr)[0]
             if not methods or len(methods) != 1:
                 return []               # one class we cannot follow: no claim
+            out.append(methods[0])
+        return out
+
+    def _called(self, cls, attr: str) -> list:
+        """What calling the instances `cls` holds in `self.attr` runs: each class's
+        `__call__`, or `forward` where it has none (an `nn.Module`); [] if one has neither."""
+        out = []
+        for held in held_classes(self.a, cls, attr):
+            methods = self._method(held, "__call__")[0] or self._method(held, "forward")[0]
+            if not methods or len(methods) != 1:
+                return []
             out.append(methods[0])
         return out
 
@@ -226,11 +257,22 @@ class LocalCalls:
             name = f.value.id
             if name == "self":
                 cls = self._own_class()
-                outside = self._method(cls, f.attr)[1] if cls is not None else None
-                if outside is not None:         # already resolved by the imports
+                found, outside = self._method(cls, f.attr) if cls is not None else (None, None)
+                held = held_imported(a, cls, f.attr) if cls is not None and not found else ()
+                if len(held) == 1:
+                    # `self.assigner(...)` holding an instance of a class of another file:
+                    # its `__call__` (the index falls back to an `nn.Module`'s `forward`).
+                    target = held[0] + ".__call__"
+                elif outside is not None:       # already resolved by the imports
                     target = outside + "." + f.attr
             elif name in a.imports:
                 target = a.imports[name] + "." + f.attr
+        elif type(f) is ast.Attribute and type(f.value) is ast.Attribute and \
+                type(f.value.value) is ast.Name and f.value.value.id == "self":
+            cls = self._own_class()
+            held = held_imported(a, cls, f.value.attr) if cls is not None else ()
+            if len(held) == 1:                  # `self.matcher.assign(...)`
+                target = held[0] + "." + f.attr
         if target is None or target.startswith(_OUTSIDE):
             return None
         found = self._keys.get(target)
@@ -269,12 +311,40 @@ class LocalCalls:
                     todo[c] = self.infos[c]
         self.waiting = {}
         for fid, sites in self.sites.items():
+            if not self._all_callers_walked(self.infos[fid], self.called_as.get(fid, ())):
+                continue
             upgrades = self._upgrades(self.infos[fid], sites)
             if upgrades:
                 self.overrides.setdefault(fid, {}).update(upgrades)
                 todo[fid] = self.infos[fid]
         self.sites = {}
-        return [(i, self.parents[id(i)]) for i in todo.values() if id(i) in self.params]
+        return [(i, self.parents[id(i)]) for i in todo.values() if id(i) in self.parents]
+
+    def _all_callers_walked(self, info, names) -> bool:
+        """Whether every function of the file that may call `info` by one of `names` was
+        walked: a walk again walks only some (`only`, crossfile.py), and a parameter's claim
+        needs every caller's site. A method of a class where `self.name` runs something else
+        is no caller. (Functions of skipped roles never count, in the first walk either.)"""
+        a = self.a
+        if a.only is None:
+            return True
+        static = info.cls is None or any(type(d) is ast.Name and d.id in ("staticmethod",
+                                                                        "classmethod")
+                                         for d in info.node.decorator_list)
+        for f in a.scopes.order:
+            if f.parent is not None or f.qualname in a.only or \
+                    (f.role in a.skip_roles and id(f) not in a._unskipped):
+                continue
+            mentioned = names & f.refs(a.lines)[0]
+            if not mentioned:
+                continue
+            if static or f.cls is None:
+                return False
+            for name in mentioned:
+                runs = self._method(f.cls, name)[0] or self._called(f.cls, name)
+                if info in runs:
+                    return False
+        return True
 
     def _upgrades(self, info, sites) -> dict:
         args = info.node.args
@@ -282,6 +352,12 @@ class LocalCalls:
         if info.cls is not None and positional and positional[0] in ("self", "cls"):
             positional = positional[1:]
         bound = self.params.get(id(info))
+        if bound is None and id(info) in self.parents:
+            # Not walked yet (a walk again walks only the functions that asked, crossfile.py):
+            # its parameters as a walk would bind them.
+            frame = SimpleNamespace(env={}, modelish=info.modelish)
+            self.a._bind_params(frame, args, is_method=info.cls is not None)
+            bound = frame.env
         if not bound:
             return {}
         out = {}
@@ -308,6 +384,12 @@ class LocalCalls:
             if all(K.level(k) == TENSOR and not k & HOST for k in passed) and K.level(now) < TENSOR:
                 out[name] = TENSOR | (BOOL if all(k & BOOL for k in passed) else 0) | \
                     (K.CPU if all(k & K.CPU for k in passed) else 0)
+            elif K.level(now) == TENSOR and not now & (BOOL | HOST) and \
+                    all(K.level(k) != NOT and k & BOOL and not k & HOST for k in passed):
+                # Annotated `Tensor` (or known a tensor otherwise), and every caller passes a
+                # bool mask: the dtype the annotation does not say (`masked(x, type == i)`;
+                # a comparison is a bool mask if it compares tensors, as the annotation says).
+                out[name] = now | BOOL
             elif all(k & HOST for k in passed) and not now & HOST:
                 out[name] = NOT | HOST
         return out
@@ -320,6 +402,10 @@ def fold(kinds: list, any_of: bool = False):
     if not kinds:
         return None
     join = _join_any if any_of else _join
+    if not any_of and any(type(k) is tuple for k in kinds):
+        # A container of tensors whose items are not tracked (`tuple(x.new_empty(...) for x
+        # in result)` on a retry path) makes no claim about the items, as `return None`.
+        kinds = [k for k in kinds if type(k) is tuple or not k & K.ITEMS]
     if all(type(k) is tuple for k in kinds) and len({len(k) for k in kinds}) == 1:
         return tuple(join(col) for col in zip(*kinds))
     if any(type(k) is tuple for k in kinds):

@@ -409,10 +409,11 @@ class Analyzer(KindInference):
         self.visit_all([d for d in args.defaults + args.kw_defaults if d is not None])
         self.frame.env[node.name] = NOT
         info = self.scopes.functions[id(node)]
-        if (info.role in self.skip_roles and id(info) not in self._unskipped) or \
-                (self.only is not None and info.parent is None and info.qualname not in self.only):
+        if info.role in self.skip_roles and id(info) not in self._unskipped:
             return
-        self.calls.met(info, self.frame)
+        self.calls.met(info, self.frame)    # (walked later if its callers teach it something)
+        if self.only is not None and info.parent is None and info.qualname not in self.only:
+            return
         self._walk_function(info, self.frame)
 
     def _walk_function(self, info, parent: Frame) -> None:

@@ -54,6 +54,10 @@ class Index:
         if found is not None or depth > _DEPTH:
             return found
         owner, _, attr = key.rpartition(".")
+        if attr == "__call__" and owner in self.classes and not self._defines(owner, attr):
+            # Calling an instance of a class that defines no `__call__` in the project: an
+            # `nn.Module`, whose `__call__` runs `forward`.
+            return self.lookup(owner + ".forward", depth + 1)
         entry = self.classes.get(owner)
         if entry is not None:
             bases, methods = entry
@@ -68,6 +72,14 @@ class Index:
         # `pkg.Name...` where the package's `__init__` imports `Name` from elsewhere.
         target = reexported(key, self.aliases)
         return None if target is None else self.lookup(target, depth + 1)
+
+    def _defines(self, owner: str, attr: str, depth: int = 0) -> bool:
+        """Whether class `owner` or one of its bases of the project defines `attr`."""
+        entry = self.classes.get(owner)
+        if entry is None or depth > _DEPTH:
+            return False
+        return attr in entry[1] or any(type(b) is str and self._defines(b, attr, depth + 1)
+                                       for b in entry[0])
 
     def module_of(self, key: str, candidates) -> str | None:
         """The longest prefix of `key` that names a module among `candidates`."""
@@ -87,6 +99,8 @@ class Index:
         if module is not None:
             out.add(module)
         owner, _, attr = key.rpartition(".")
+        if attr == "__call__" and owner in self.classes and not self._defines(owner, attr):
+            self.needed(owner + ".forward", candidates, out, depth + 1)
         entry = self.classes.get(owner)
         if entry is not None and attr not in entry[1]:
             for base in entry[0]:
