@@ -340,6 +340,13 @@ def class_facts(scopes: Scopes, module: str, is_package: bool):
 _NOT_PROJECT = ("torch.", "typing.", "abc.", "enum.", "collections.", "numpy.", "dataclasses.")
 
 
+def project_imports(scopes: Scopes, module: str, is_package: bool) -> list:
+    """The absolute names the module imports (the libraries it surely uses left out): which
+    files may call into which (crossfile.settle gathers parameters' call sites by them)."""
+    return sorted({resolve_import(t, module, is_package) for t in scopes.imports.values()
+                   if not (t + ".").startswith(_NOT_PROJECT)})
+
+
 # Statements that hold no import, definition or block: most of a module, skipped at once.
 _LEAF_STATEMENTS = frozenset({ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return,
                               ast.Raise, ast.Assert, ast.Pass, ast.Break, ast.Continue,

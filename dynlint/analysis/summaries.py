@@ -11,12 +11,13 @@ when first seen) are walked again, at most twice. Only such functions pay for it
 from __future__ import annotations
 
 import ast
+import re
 from types import SimpleNamespace
 
 from . import kinds as K
 from .annotations import annotation_kind
 from .attributes import held_classes, held_imported
-from .kinds import BOOL, HOST, NOT, TENSOR, UNKNOWN
+from .kinds import BOOL, HOST, NOT, PROBABLE, TENSOR, UNKNOWN
 from .scopes import resolve_import
 
 
@@ -32,6 +33,11 @@ class LocalCalls:
         self.infos: dict[int, object] = {}
         self.overrides: dict[int, dict] = {}      # parameters upgraded from call sites
         self.called_as: dict[int, set] = {}       # id(FunctionInfo) -> names its calls used
+        # Calls into other files: absolute callee -> {calling function: [sites]} (exported);
+        # and what every other file's caller passes to this file's functions, as the project
+        # index gathered it (qualname -> sites; given in `external`, see CALLERS).
+        self.out_calls: dict = {}
+        self._incoming = None
         # Across files (the cross-file step, crossfile.settle): what calls into other files
         # return, by absolute name (`pkg.mod.func`, `pkg.mod.Class.method`), as the project
         # index learnt it; and the names whose result this walk needed and did not know.
@@ -104,18 +110,48 @@ class LocalCalls:
         self.done.add(id(info))
 
     def note_call(self, node: ast.Call) -> None:
-        info = self.callee(node)
-        infos = [info] if info is not None else self._held(node)
-        if not infos or any(type(a) is ast.Starred for a in node.args) or \
+        if any(type(a) is ast.Starred for a in node.args) or \
                 any(k.arg is None for k in node.keywords):
             return
-        kind = self._passed
-        site = ([kind(a) for a in node.args], {k.arg: kind(k.value) for k in node.keywords})
+        f = node.func
+        name = f.id if type(f) is ast.Name else \
+            f.value.id if type(f.value) is ast.Name else None
+        target = self.a.imports.get(name) if name is not None else None
+        if target is not None and (target + ".").startswith(_OUTSIDE):
+            return                      # `F.relu(...)`, `torch.cat(...)`: no project code
+        info = self.callee(node)
+        infos = [info] if info is not None else self._held(node)
+        if not infos:
+            # A call into another file of the project: its site, for the callee's parameters
+            # (crossfile.settle gathers every file's sites per callee).
+            key = self.external_key(node)
+            if key is not None:
+                site = _portable(self._site(node))
+                f = node.func
+                if type(f) is ast.Attribute and type(f.value) is ast.Name and \
+                        f.value.id in self.a.imports:
+                    site.append(1)      # `Class.method(obj, ...)` would pass the instance first
+                per = self.out_calls.setdefault(key, {}).setdefault(self._asking(), [])
+                if site not in per:
+                    per.append(site)
+            return
+        site = self._site(node)
         called = node.func.id if type(node.func) is ast.Name else node.func.attr
         for info in infos:      # a call that may run any of them: each gets the site
             self.sites.setdefault(id(info), []).append(site)
             self.infos[id(info)] = info
             self.called_as.setdefault(id(info), set()).add(called)
+
+    def _site(self, node: ast.Call):
+        kind = self._passed
+        return [kind(a) for a in node.args], {k.arg: kind(k.value) for k in node.keywords}
+
+    def _asking(self) -> str:
+        """The module-level function (or method) whose walk is at the current node."""
+        info = self.a.frame_info()
+        while info is not None and info.parent is not None:
+            info = info.parent
+        return info.qualname if info is not None else "<module>"
 
     def _passed(self, arg):
         """Kind of an argument; a tuple literal (`(left, n_extra)`) item by item."""
@@ -154,11 +190,9 @@ class LocalCalls:
             key = self.external_key(node)
             if key is None:
                 return None
-            asking = self.a.frame_info()
-            while asking is not None and asking.parent is not None:
-                asking = asking.parent
-            if asking is not None:
-                self.demands.setdefault(key, set()).add(asking.qualname)
+            asking = self._asking()
+            if asking != "<module>":
+                self.demands.setdefault(key, set()).add(asking)
             return self._plain(self.external.get(key), node)
         ann = info.node.returns
         if ann is not None:
@@ -292,18 +326,67 @@ class LocalCalls:
             if not returns or not any(type(k) is tuple or k & _FLAGS for k in returns):
                 continue
             info = self.infos.get(fid)
-            if info is None or info.parent is not None or \
-                    (info.cls is not None and "." in info.qualname[:-len(info.name) - 1]):
+            if info is None or not _exportable(info):
                 continue
             summary = fold(returns)
             if summary is not None and _strong(summary):
                 out[info.qualname] = summary
         return out
 
+    def opens(self) -> dict:
+        """Functions other files may call whose parameters their callers could still teach
+        something worth a finding: a parameter known (or probably) a tensor, not known a bool
+        mask, that the function uses as an index (`x[p]`, `x[:, p]`). qualname -> [name,
+        position among the positional parameters after `self` (-1: keyword-only)]."""
+        used = None
+        out = {}
+        for fid in self.done:
+            info = self.infos.get(fid)
+            bound = self.params.get(fid)
+            if info is None or not bound or not _exportable(info):
+                continue
+            if used is None:
+                used = set(_INDEXED.findall("\n".join(self.a.lines)))
+                used = {n for pair in used for n in pair if n}
+                if not used:
+                    return out
+            over = self.overrides.get(fid, {})
+            args = info.node.args
+            positional = [a.arg for a in args.posonlyargs + args.args]
+            if info.cls is not None and positional and positional[0] in ("self", "cls"):
+                positional = positional[1:]
+            names = [[p, positional.index(p) if p in positional else -1]
+                     for p, k in bound.items() if p in used and p not in ("self", "cls")
+                     and type(over.get(p, k)) is int and K.level(over.get(p, k)) >= PROBABLE
+                     and not over.get(p, k) & (BOOL | HOST)]
+            if names:
+                out[info.qualname] = sorted(names)
+        return out
+
+    def _take_incoming(self) -> dict:
+        """The sites other files' callers pass (once per walk): qualname -> sites."""
+        if self._incoming is not None:
+            return {}
+        self._incoming = {k[len(CALLERS):]: v for k, v in self.external.items()
+                          if k.startswith(CALLERS)}
+        return self._incoming
+
     # -- after the walk ------------------------------------------------------------------------
     def to_revisit(self) -> list:
         """(function, enclosing frame) pairs worth a second walk."""
         todo: dict[int, object] = {}
+        incoming = self._take_incoming()
+        if incoming:
+            # Every caller counts: this file's and the other files'.
+            for f in self.a.scopes.order:
+                extra = incoming.get(f.qualname)
+                if extra and id(f) in self.parents:
+                    bound = f.cls is not None and not any(
+                        type(d) is ast.Name and d.id == "staticmethod"
+                        for d in f.node.decorator_list)
+                    self.sites[id(f)] = self.sites.get(id(f), []) + \
+                        [_local_site(site, bound) for site in extra]
+                    self.infos[id(f)] = f
         for callee_id, callers in self.waiting.items():
             summary = fold(self.returns.get(callee_id, []))
             if summary is not None and _has_tensor(summary):
@@ -393,6 +476,34 @@ class LocalCalls:
             elif all(k & HOST for k in passed) and not now & HOST:
                 out[name] = NOT | HOST
         return out
+
+
+CALLERS = "(callers)"     # prefix of the `external` entries that carry other files' sites
+# A name used as an index: `x[p]`, `x[p, ...]`, `x[..., p]` (a cheap text gate for `opens`).
+_INDEXED = re.compile(r"[\w)\]]\[\s*(\w+)\s*[\],]|[\w)\]]\[[^\[\]\n]*,\s*(\w+)\s*\]")
+
+
+def _exportable(info) -> bool:
+    """A module-level function or a method of a module-level class: other files can name it."""
+    return info.parent is None and (info.cls is None or
+                                    "." not in info.qualname[:-len(info.name) - 1])
+
+
+def _portable(site):
+    """A site as JSON keeps it (lists for tuples), so cached and fresh sites compare equal."""
+    pos, kw = site
+    return [[list(k) if type(k) is tuple else k for k in pos],
+            {n: list(k) if type(k) is tuple else k for n, k in sorted(kw.items())}]
+
+
+def _local_site(site, bound: bool):
+    """A site as `_upgrades` reads it; for a method (`bound`), a call through its class
+    (`Class.method(obj, ...)`, marked by the caller) passes the instance first."""
+    pos, kw = site[0], site[1]
+    if bound and len(site) > 2 and pos:
+        pos = pos[1:]
+    return ([tuple(k) if type(k) is list else k for k in pos],
+            {n: tuple(k) if type(k) is list else k for n, k in kw.items()})
 
 
 def fold(kinds: list, any_of: bool = False):

@@ -21,7 +21,9 @@ class Index:
         self.aliases: dict = {}
         self.modules: set = set()
         self._answers: dict = {}    # lookup's answers until a file's summaries change
-        for facts in all_facts:
+        self._all = list(all_facts)  # every file of the project (their imports do not change)
+        self._importers = None
+        for facts in self._all:
             module = facts.module
             self.modules.add(module)
             for name, kind in facts.returns.items():
@@ -54,9 +56,10 @@ class Index:
         if found is not None or depth > _DEPTH:
             return found
         owner, _, attr = key.rpartition(".")
-        if attr == "__call__" and owner in self.classes and not self._defines(owner, attr):
+        if attr == "__call__" and not self._defines(owner, attr):
             # Calling an instance of a class that defines no `__call__` in the project: an
-            # `nn.Module`, whose `__call__` runs `forward`.
+            # `nn.Module`, whose `__call__` runs `forward`. (A class deriving from no class
+            # of the project has no entry: its `__call__` would have answered above.)
             return self.lookup(owner + ".forward", depth + 1)
         entry = self.classes.get(owner)
         if entry is not None:
@@ -81,6 +84,45 @@ class Index:
         return attr in entry[1] or any(type(b) is str and self._defines(b, attr, depth + 1)
                                        for b in entry[0])
 
+    def definition(self, key: str, depth: int = 0) -> str | None:
+        """Where what `key` names is defined: `module.function` or `module.Class.method`
+        (along a class's bases, through re-exports, a module's `__call__` to its `forward`),
+        or None where the project does not say."""
+        if depth > _DEPTH:
+            return None
+        owner, _, attr = key.rpartition(".")
+        if attr == "__call__" and not self._defines(owner, attr):
+            return self.definition(owner + ".forward", depth + 1)
+        entry = self.classes.get(owner)
+        if entry is not None:
+            if attr in entry[1]:
+                return key
+            for base in entry[0]:
+                if type(base) is str:
+                    found = self.definition(f"{base}.{attr}", depth + 1)
+                    if found is not None:
+                        return found
+            return None
+        target = reexported(key, self.aliases)
+        if target is not None:
+            return self.definition(target, depth + 1)
+        return key if self.module_of(key, self.modules) is not None else None
+
+    def importers(self, module: str, name: str) -> frozenset:
+        """The modules of the project that import `module` or its `name` (directly or
+        through re-exports): those that can call what `module` defines under `name`."""
+        if self._importers is None:
+            self._importers = {}
+            for facts in self._all:
+                for imported in facts.imports:
+                    for _ in range(_DEPTH):
+                        self._importers.setdefault(imported, set()).add(facts.module)
+                        imported = reexported(imported, self.aliases)
+                        if imported is None:
+                            break
+        found = self._importers.get(module, set()) | self._importers.get(f"{module}.{name}", set())
+        return frozenset(found - {module})
+
     def module_of(self, key: str, candidates) -> str | None:
         """The longest prefix of `key` that names a module among `candidates`."""
         parts = key.split(".")
@@ -99,7 +141,7 @@ class Index:
         if module is not None:
             out.add(module)
         owner, _, attr = key.rpartition(".")
-        if attr == "__call__" and owner in self.classes and not self._defines(owner, attr):
+        if attr == "__call__" and not self._defines(owner, attr):
             self.needed(owner + ".forward", candidates, out, depth + 1)
         entry = self.classes.get(owner)
         if entry is not None and attr not in entry[1]:
