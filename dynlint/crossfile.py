@@ -22,8 +22,7 @@ import sys
 
 from .project import source
 from .project.cache import Configurations, content_hash
-from .analysis.kinds import BOOL, HOST, NOT, level
-from .analysis.summaries import CALLERS
+from .analysis.summaries import CALLERS, maybe_mask
 from .project.index import Index, reexported
 from .project.scope import module_name, unnamed_files
 from .result_json import facts_from_json, facts_to_json
@@ -205,11 +204,13 @@ def _callers(index, module: str, name: str) -> frozenset:
 def _passes_mask(site, param: str, pos: int, method: bool) -> bool:
     """Whether a call site (positional kinds, keyword kinds[, called through the class])
     passes a bool mask, or a comparison, for the parameter."""
+    if site == 0:
+        return False                # a site passing no mask at all (summaries.py)
     positional, keywords = site[0], site[1]
     if method and len(site) > 2:
         pos = pos + 1 if pos >= 0 else pos      # `Class.method(obj, ...)`
     kind = positional[pos] if 0 <= pos < len(positional) else keywords.get(param)
-    return type(kind) is int and level(kind) != NOT and bool(kind & BOOL) and not kind & HOST
+    return maybe_mask(kind)
 
 
 def merged(base, new):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from types import SimpleNamespace
 
 from . import kinds as K
@@ -127,8 +128,9 @@ class LocalCalls:
             key = self.external_key(node)
             if key is not None:
                 site = _portable(self._site(node))
-                f = node.func
-                if type(f) is ast.Attribute and type(f.value) is ast.Name and \
+                if not any(maybe_mask(k) for k in [*site[0], *site[1].values()]):
+                    site = 0            # it can only say "no mask here" (the common case)
+                elif type(f) is ast.Attribute and type(f.value) is ast.Name and \
                         f.value.id in self.a.imports:
                     site.append(1)      # `Class.method(obj, ...)` would pass the instance first
                 per = self.out_calls.setdefault(key, {}).setdefault(self._asking(), [])
@@ -307,7 +309,8 @@ class LocalCalls:
             held = held_imported(a, cls, f.value.attr) if cls is not None else ()
             if len(held) == 1:                  # `self.matcher.assign(...)`
                 target = held[0] + "." + f.attr
-        if target is None or target.startswith(_OUTSIDE):
+        if target is None or target.startswith(_OUTSIDE) or \
+                target.partition(".")[0] in _STDLIB:
             return None
         found = self._keys.get(target)
         if found is None:
@@ -489,6 +492,11 @@ def _exportable(info) -> bool:
                                     "." not in info.qualname[:-len(info.name) - 1])
 
 
+def maybe_mask(kind) -> bool:
+    """A bool mask, or a comparison (a mask if it compares tensors)."""
+    return type(kind) is int and K.level(kind) != NOT and bool(kind & BOOL) and not kind & HOST
+
+
 def _portable(site):
     """A site as JSON keeps it (lists for tuples), so cached and fresh sites compare equal."""
     pos, kw = site
@@ -543,6 +551,7 @@ def _strong(summary) -> bool:
 
 
 _FLAGS = BOOL | HOST
+_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ()))
 # Imports whose calls kinds.py reads already (or that are no project code).
 _OUTSIDE = ("torch.", "numpy.", "np.", "pandas.", "typing.", "math.", "collections.")
 
