@@ -165,26 +165,23 @@ def _incoming(index, walking: list, first: dict) -> dict:
             opens[f"{facts.module}.{name}"] = (facts.module, name, params)
     if not opens:
         return {}
-    found: dict = {}
-    defined: dict = {}
+    passed: dict = {}       # callee -> [(calling module, {function: sites})]
     for facts in walking:
         for key, per_function in facts.calls.items():
-            callee = defined.get(key, defined)
-            if callee is defined:
-                callee = defined[key] = index.definition(key)
-            entry = opens.get(callee)
-            if entry is None or facts.module not in _callers(index, entry[0], entry[1]):
-                continue
-            sites = found.setdefault(callee, {})
-            for function_sites in per_function.values():
-                for site in function_sites:
-                    sites[json.dumps(site, sort_keys=True)] = site
+            callee = index.definition(key)
+            if callee in opens:     # (a file's own sites: `_callers` leaves it out)
+                passed.setdefault(callee, []).append((facts.module, per_function))
     out = {}
-    for callee, sites in found.items():
-        _, name, params = opens[callee]
-        ordered = [sites[k] for k in sorted(sites)]
-        if any(all(_passes_mask(site, param, pos, "." in name) for site in ordered)
-               for param, pos in params):
+    for callee, entries in passed.items():
+        if all(site == 0 for _, per in entries for sites in per.values() for site in sites):
+            continue            # no caller passes a mask (the common case): nothing to learn
+        module, name, params = opens[callee]
+        callers = _callers(index, module, name)
+        unique = {json.dumps(site, sort_keys=True): site for caller, per in entries
+                  if caller in callers for sites in per.values() for site in sites}
+        ordered = [unique[k] for k in sorted(unique)]
+        if ordered and any(all(_passes_mask(site, param, pos, "." in name) for site in ordered)
+                           for param, pos in params):
             out[callee] = ordered
     return out
 

@@ -23,6 +23,7 @@ class Index:
         self._answers: dict = {}    # lookup's answers until a file's summaries change
         self._all = list(all_facts)  # every file of the project (their imports do not change)
         self._importers = None
+        self._defined: dict = {}    # definition's and importers' answers (they never change)
         for facts in self._all:
             module = facts.module
             self.modules.add(module)
@@ -84,28 +85,34 @@ class Index:
         return attr in entry[1] or any(type(b) is str and self._defines(b, attr, depth + 1)
                                        for b in entry[0])
 
-    def definition(self, key: str, depth: int = 0) -> str | None:
+    def definition(self, key: str) -> str | None:
         """Where what `key` names is defined: `module.function` or `module.Class.method`
         (along a class's bases, through re-exports, a module's `__call__` to its `forward`),
-        or None where the project does not say."""
+        or None where the project does not say. (Classes and re-exports never change.)"""
+        found = self._defined.get(key, self._defined)
+        if found is self._defined:
+            found = self._defined[key] = self._definition(key, 0)
+        return found
+
+    def _definition(self, key: str, depth: int) -> str | None:
         if depth > _DEPTH:
             return None
         owner, _, attr = key.rpartition(".")
         if attr == "__call__" and not self._defines(owner, attr):
-            return self.definition(owner + ".forward", depth + 1)
+            return self._definition(owner + ".forward", depth + 1)
         entry = self.classes.get(owner)
         if entry is not None:
             if attr in entry[1]:
                 return key
             for base in entry[0]:
                 if type(base) is str:
-                    found = self.definition(f"{base}.{attr}", depth + 1)
+                    found = self._definition(f"{base}.{attr}", depth + 1)
                     if found is not None:
                         return found
             return None
         target = reexported(key, self.aliases)
         if target is not None:
-            return self.definition(target, depth + 1)
+            return self._definition(target, depth + 1)
         return key if self.module_of(key, self.modules) is not None else None
 
     def importers(self, module: str, name: str) -> frozenset:
@@ -113,15 +120,22 @@ class Index:
         through re-exports): those that can call what `module` defines under `name`."""
         if self._importers is None:
             self._importers = {}
+            aliases = self.aliases
             for facts in self._all:
                 for imported in facts.imports:
                     for _ in range(_DEPTH):
                         self._importers.setdefault(imported, set()).add(facts.module)
-                        imported = reexported(imported, self.aliases)
+                        # (an import names a package's re-export by its last part)
+                        imported = reexported(imported, aliases) \
+                            if imported.rpartition(".")[0] in aliases else None
                         if imported is None:
                             break
-        found = self._importers.get(module, set()) | self._importers.get(f"{module}.{name}", set())
-        return frozenset(found - {module})
+        found = self._defined.get((module, name))
+        if found is None:
+            found = self._defined[(module, name)] = frozenset(
+                (self._importers.get(module, set()) |
+                 self._importers.get(f"{module}.{name}", set())) - {module})
+        return found
 
     def module_of(self, key: str, candidates) -> str | None:
         """The longest prefix of `key` that names a module among `candidates`."""
