@@ -22,6 +22,7 @@ import sys
 
 from .project import source
 from .project.cache import Configurations, content_hash
+from .analysis.summaries import CALLERS, maybe_mask
 from .project.index import Index, reexported
 from .project.scope import module_name, unnamed_files
 from .result_json import facts_from_json, facts_to_json
@@ -99,6 +100,10 @@ def settle(named: list, others: list, recheck, use_cache: bool = True) -> None:
             asked: set = set()
             for facts in [*named, *(others[i] for i in walked)]:
                 asked.update(facts.demands)
+                # The files that may call a function whose parameters callers could teach:
+                # all of them are walked, so that every caller counts, named or not.
+                for name in first.get(facts.origin, facts).opens:
+                    want.update(unwalked.keys() & _callers(index, facts.module, name))
             for key in sorted(asked):
                 index.needed(key, unwalked, want)
         for module in sorted(want):
@@ -110,9 +115,11 @@ def settle(named: list, others: list, recheck, use_cache: bool = True) -> None:
         changed = bool(want)
         answers: dict = {}      # the index's answers this round, by name
         updates: list = []
+        walking = [*named, *(others[i] for i in walked)]
+        incoming = _incoming(index, walking, first)
         for group, again in ((named, recheck), (others, None)):
             for i, facts in enumerate(group):
-                if not facts.demands or (group is others and i not in walked):
+                if not (facts.demands or facts.opens) or (group is others and i not in walked):
                     continue
                 base = first.setdefault(facts.origin, facts)
                 external, asking = {}, set()
@@ -123,13 +130,19 @@ def settle(named: list, others: list, recheck, use_cache: bool = True) -> None:
                     if kind is not None:
                         external[key] = kind
                         asking.update(functions)
+                only = sorted(asking)
+                for name in base.opens:
+                    sites = incoming.get(f"{base.module}.{name}")
+                    if sites:
+                        external[CALLERS + name] = sites
+                        only = None     # every caller in the file must be walked again too
                 if external == applied.get(facts.origin, {}):
                     continue
                 applied[facts.origin] = external
                 if again is None:
-                    new = _summarise(memo, base, external, sorted(asking)) if external else base
+                    new = _summarise(memo, base, external, only) if external else base
                 else:
-                    new = again(base, external, sorted(asking))
+                    new = again(base, external, only)
                 group[i] = merged(base, new) if external else base
                 updates.append((facts, group[i]))
                 changed = True
@@ -140,12 +153,73 @@ def settle(named: list, others: list, recheck, use_cache: bool = True) -> None:
     memo.save()
 
 
+def _incoming(index, walking: list, first: dict) -> dict:
+    """What the callers in other files pass to the functions whose parameters they could
+    teach (`opens`), by absolute name: every site of every walked file that may name the
+    callee, sorted (the same list whichever files were named); only for the functions where
+    every such site passes a bool mask for some open parameter (else the sites change
+    nothing: the file is not walked again for them)."""
+    opens = {}
+    for facts in walking:
+        for name, params in first.get(facts.origin, facts).opens.items():
+            opens[f"{facts.module}.{name}"] = (facts.module, name, params)
+    if not opens:
+        return {}
+    passed: dict = {}       # callee -> [(calling module, {function: sites})]
+    for facts in walking:
+        for key, per_function in facts.calls.items():
+            callee = index.definition(key)
+            if callee in opens:     # (a file's own sites: `_callers` leaves it out)
+                passed.setdefault(callee, []).append((facts.module, per_function))
+    out = {}
+    for callee, entries in passed.items():
+        if all(site == 0 for _, per in entries for sites in per.values() for site in sites):
+            continue            # no caller passes a mask (the common case): nothing to learn
+        module, name, params = opens[callee]
+        callers = _callers(index, module, name)
+        unique = {json.dumps(site, sort_keys=True): site for caller, per in entries
+                  if caller in callers for sites in per.values() for site in sites}
+        ordered = [unique[k] for k in sorted(unique)]
+        if ordered and any(all(_passes_mask(site, param, pos, "." in name) for site in ordered)
+                           for param, pos in params):
+            out[callee] = ordered
+    return out
+
+
+MAX_CALLER_FILES = 16   # a function more files may call gets no claim from their sites
+
+
+def _callers(index, module: str, name: str) -> frozenset:
+    """The modules whose call sites count for `module`'s function `name`: those importing
+    the module or the name (of a method: its class). A function more than MAX_CALLER_FILES
+    files may call (a library's API) gets none: agreement among so many is unlikely, and
+    walking them all for one file checked alone would cost what checking them does."""
+    found = index.importers(module, name.partition(".")[0])
+    return found if len(found) <= MAX_CALLER_FILES else frozenset()
+
+
+def _passes_mask(site, param: str, pos: int, method: bool) -> bool:
+    """Whether a call site (positional kinds, keyword kinds[, called through the class])
+    passes a bool mask, or a comparison, for the parameter."""
+    if site == 0:
+        return False                # a site passing no mask at all (summaries.py)
+    positional, keywords = site[0], site[1]
+    if method and len(site) > 2:
+        pos = pos + 1 if pos >= 0 else pos      # `Class.method(obj, ...)`
+    kind = positional[pos] if 0 <= pos < len(positional) else keywords.get(param)
+    return maybe_mask(kind)
+
+
 def merged(base, new):
     """The facts of a file's first walk with what a walk of some of its functions again
-    added: their return summaries, findings they would give if reached (`conditional`)."""
+    added: their return summaries, findings they would give if reached (`conditional`), the
+    sites of the calls they make into other files (a function walked again replaces its)."""
     if new is base:
         return base
-    out = dataclasses.replace(base, returns={**base.returns, **new.returns})
+    calls = {key: dict(per) for key, per in base.calls.items()}
+    for key, per in new.calls.items():
+        calls.setdefault(key, {}).update(per)
+    out = dataclasses.replace(base, returns={**base.returns, **new.returns}, calls=calls)
     seen = {(name, f.code, f.line, f.column) for name, f in base.conditional}
     out.conditional = base.conditional + [(name, f) for name, f in new.conditional
                                           if (name, f.code, f.line, f.column) not in seen]

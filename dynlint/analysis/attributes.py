@@ -45,6 +45,36 @@ def held_classes(analyzer, cls, attr: str) -> list:
     return per_class.get(attr, ())
 
 
+def held_imported(analyzer, cls, attr: str) -> list:
+    """Absolute names (as imported) of the classes of other files whose instances `cls`'s
+    methods store in `self.attr` (`self.assigner = TaskAlignedAssigner(...)`); empty if some
+    assignment stores anything else."""
+    table = analyzer.__dict__.setdefault("_held_imported", {})
+    key = (id(cls), attr)
+    found = table.get(key)
+    if found is None:
+        found = table[key] = _held_imported(analyzer, cls, attr)
+    return found
+
+
+def _held_imported(analyzer, cls, attr: str) -> list:
+    out = []
+    for name, value in _class_assignments(analyzer, cls):
+        if name != attr:
+            continue
+        for v in [value.body, value.orelse] if type(value) is ast.IfExp else [value]:
+            if type(v) is ast.Constant and v.value is None:
+                continue
+            v = _moved(v)
+            target = analyzer.imports.get(v.func.id) if type(v) is ast.Call and \
+                type(v.func) is ast.Name else None
+            if target is None:
+                return []
+            if target not in out:
+                out.append(target)
+    return out
+
+
 def _class_assignments(analyzer, cls) -> list:
     """(attribute, value) pairs every method of `cls` assigns to `self` (read once)."""
     table = analyzer.__dict__.setdefault("_class_assignments", {})
@@ -65,6 +95,7 @@ def _held(analyzer, cls) -> dict:
         for v in [value.body, value.orelse] if type(value) is ast.IfExp else [value]:
             if type(v) is ast.Constant and v.value is None:
                 continue
+            v = _moved(v)
             held = classes.get(v.func.id) if type(v) is ast.Call and \
                 type(v.func) is ast.Name else None
             if held is None:
@@ -72,6 +103,18 @@ def _held(analyzer, cls) -> dict:
             elif held not in out.setdefault(name, []):
                 out[name].append(held)
     return {name: found for name, found in out.items() if name not in mixed}
+
+
+def _moved(value):
+    """`Loss(...).to(device)` (`.cuda()`, `.float()`...): the module moved is the instance."""
+    while type(value) is ast.Call and type(value.func) is ast.Attribute and \
+            value.func.attr in _MOVES and type(value.func.value) is ast.Call:
+        value = value.func.value
+    return value
+
+
+_MOVES = frozenset({"to", "cuda", "cpu", "float", "half", "double", "bfloat16", "eval", "train",
+                    "requires_grad_"})
 
 
 def _class_attributes(analyzer, cls) -> dict:

@@ -22,6 +22,7 @@ in a comment may over-approximate reachability, which errs on the side of recall
 from __future__ import annotations
 
 import ast
+import sys
 import re
 
 from .steploops import calls_held, drives_model, step_spans, trains
@@ -338,6 +339,17 @@ def class_facts(scopes: Scopes, module: str, is_package: bool):
 
 
 _NOT_PROJECT = ("torch.", "typing.", "abc.", "enum.", "collections.", "numpy.", "dataclasses.")
+
+
+def project_imports(scopes: Scopes, module: str, is_package: bool) -> list:
+    """The absolute names the module imports (the libraries it surely uses left out): which
+    files may call into which (crossfile.settle gathers parameters' call sites by them)."""
+    return sorted({resolve_import(t, module, is_package) for t in scopes.imports.values()
+                   if not (t + ".").startswith(_NOT_PROJECT) and
+                   t.partition(".")[0] not in _STDLIB})
+
+
+_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ()))
 
 
 # Statements that hold no import, definition or block: most of a module, skipped at once.

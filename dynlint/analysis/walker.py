@@ -132,9 +132,15 @@ class Analyzer(KindInference):
             f = node.func
             # Only calls that can reach this file's own functions feed the call summaries.
             # (`Class.static_method(...)` of a class of this file included.)
-            if (type(f) is ast.Name and f.id in self.scopes.module_functions) or \
-                    (type(f) is ast.Attribute and type(f.value) is ast.Name and
-                     (f.value.id == "self" or f.value.id in self.scopes.classes)):
+            # Calls into other files too (imported names, `self.x.m(...)`): their sites.
+            if (type(f) is ast.Name and (f.id in self.scopes.module_functions or
+                                         f.id in self.imports)) or \
+                    (type(f) is ast.Attribute and
+                     ((type(f.value) is ast.Name and
+                       (f.value.id == "self" or f.value.id in self.scopes.classes or
+                        f.value.id in self.imports)) or
+                      (type(f.value) is ast.Attribute and type(f.value.value) is ast.Name and
+                       f.value.value.id == "self"))):
                 self.calls.note_call(node)
         elif t is ast.FormattedValue:
             self.positions[id(node.value)] = "formatted"
@@ -477,10 +483,11 @@ class Analyzer(KindInference):
         self.visit_all([d for d in args.defaults + args.kw_defaults if d is not None])
         self.frame.env[node.name] = NOT
         info = self.scopes.functions[id(node)]
-        if (info.role in self.skip_roles and id(info) not in self._unskipped) or \
-                (self.only is not None and info.parent is None and info.qualname not in self.only):
+        if info.role in self.skip_roles and id(info) not in self._unskipped:
             return
-        self.calls.met(info, self.frame)
+        self.calls.met(info, self.frame)    # (walked later if its callers teach it something)
+        if self.only is not None and info.parent is None and info.qualname not in self.only:
+            return
         self._walk_function(info, self.frame)
 
     def _walk_function(self, info, parent: Frame) -> None:

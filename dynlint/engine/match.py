@@ -45,10 +45,17 @@ class FileFacts:
                                                      # -> the functions that asked
     classes: dict = field(default_factory=dict)      # class -> [absolute bases, method names]
     aliases: dict = field(default_factory=dict)      # a package's re-exports: name -> absolute
+    # For parameters across files: the calls this file makes into others (absolute callee ->
+    # {calling function: [sites]}), its functions whose parameters callers could teach
+    # (qualname -> names), and the absolute names it imports (who may call whom).
+    calls: dict = field(default_factory=dict)
+    opens: dict = field(default_factory=dict)
+    imports: list = field(default_factory=list)
     origin: str | None = None                        # the file (not cached)
 
     def summarises(self) -> bool:
-        return bool(self.returns or self.demands or self.classes or self.aliases)
+        return bool(self.returns or self.demands or self.classes or self.aliases or
+                    self.calls or self.opens or self.imports)
 
 
 def _callee_key(func, imports) -> str | None:
@@ -241,11 +248,13 @@ class Engine:
         findings = self._finish([c for c in candidates if c.conditional is None], source, lines,
                                 path, noqa)
         if collect:
-            from ..analysis.scopes import class_facts, cross_file_facts
+            from ..analysis.scopes import class_facts, cross_file_facts, project_imports
             facts.exports, facts.model_refs = cross_file_facts(analyzer.scopes, lines, module, is_package)
             facts.classes, facts.aliases = class_facts(analyzer.scopes, module, is_package)
             facts.returns = analyzer.calls.exported()
             facts.demands = {k: sorted(v) for k, v in sorted(analyzer.calls.demands.items())}
+            facts.calls, facts.opens = analyzer.calls.out_calls, analyzer.calls.opens()
+            facts.imports = project_imports(analyzer.scopes, module, is_package)
             pending = [c for c in candidates if c.conditional is not None]
             if pending:
                 facts.conditional = self._conditional(pending, source, lines, path, noqa)
@@ -262,11 +271,13 @@ class Engine:
         facts = FileFacts(module)
         if not self.rules or not self.may_match(source):
             return facts
-        from ..analysis.scopes import class_facts, cross_file_facts, index_module
+        from ..analysis.scopes import (class_facts, cross_file_facts, index_module,
+                                       project_imports)
         lines = split_lines(source)
         scopes = index_module(tree, lines, module=module)
         facts.exports, facts.model_refs = cross_file_facts(scopes, lines, module, is_package)
         facts.classes, facts.aliases = class_facts(scopes, module, is_package)
+        facts.imports = project_imports(scopes, module, is_package)
         scopes.release()
         return facts
 
