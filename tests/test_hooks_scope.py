@@ -162,3 +162,27 @@ def test_hook_in_the_same_file(dynlint, write, tmp_path):
     found = sorted((f["line"], f["code"]) for f in json.loads(r.stdout))
     shift = BASE.count("\n") + 2 - 2        # METRICS' lines after its two import lines
     assert found == [(8 + shift, "DYN204"), (9 + shift, "DYN101")]
+
+
+COLLATE = '''\
+import torch
+
+
+def _torch_collate_batch(examples):
+    longest = max(len(x) for x in examples)
+    return torch.tensor([x + [0] * (longest - len(x)) for x in examples])
+
+
+class Collator:
+    def __call__(self, batch):
+        return _torch_collate_batch(batch)
+'''
+
+
+def test_rules_for_cold_code_still_fire_where_only_cold_code_calls(dynlint, write, tmp_path):
+    # A helper only a collator calls is cold for want of another caller: what rules find in
+    # cold code there (pad to the longest item) is reported as before.
+    write("pyproject.toml", PYPROJECT)
+    write("pkg/__init__.py", "")
+    write("pkg/collate.py", COLLATE)
+    assert _found(dynlint, tmp_path, "pkg") == [("collate.py", 5, "DYN401")]

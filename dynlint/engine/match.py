@@ -354,15 +354,26 @@ class Engine:
             role = None     # example code is no library: only model code reaching it counts
         if role is Role.COLD and collect and frame.top is not None and Role.MODEL in roles \
                 and id(frame.info or frame.top) in analyzer.scopes.soft_cold:
-            # Cold only for want of a caller that is not cold: kept aside as model code, in
-            # case another file's model code reaches it (being called from cold code is no
-            # evidence either way).
-            conditional = frame.top.qualname
-        elif role not in roles:
+            # Cold only for want of a caller that is not cold: what rules find here as cold
+            # code is reported; what they would find as model code is kept aside, in case
+            # another file's model code reaches it (being called from cold code is no
+            # evidence either way). Its own memo: the answers differ as model code.
+            n = len(out)
+            if role in roles:
+                self._match(entry, node, analyzer, matcher, out, collect, memo, None)
+            if len(out) == n:
+                self._match(entry, node, analyzer, matcher, out, collect, {}, frame.top.qualname)
+            return
+        if role not in roles:
             if not (collect and frame.role == Role.NEUTRAL and frame.top is not None
                     and Role.MODEL in roles):
                 return
             conditional = frame.top.qualname
+        self._match(entry, node, analyzer, matcher, out, collect, memo, conditional)
+
+    def _match(self, entry, node, analyzer, matcher, out, collect, memo, conditional) -> None:
+        rule, spec, pat, _ = entry
+        frame = analyzer.frame
         binds = matcher.match(pat, node)
         if binds is None:
             return
