@@ -275,4 +275,7 @@ def _facts(path: str, plan):
     except source.SourceError:
         return None
     facts = analyse_source(plan.profile_for(path).engine, text, path, module_name(path))[1]
-    return facts if facts is not None and (facts.exports or facts.model_refs) else None
+    # Kept as the run keeps them (runner.run_check): a package `__init__` that only
+    # re-exports (`aliases`) is what links `F.vad` to `functional.filtering.vad`.
+    return facts if facts is not None and (facts.exports or facts.model_refs
+                                           or facts.summarises()) else None

@@ -186,3 +186,19 @@ def test_rules_for_cold_code_still_fire_where_only_cold_code_calls(dynlint, writ
     write("pkg/__init__.py", "")
     write("pkg/collate.py", COLLATE)
     assert _found(dynlint, tmp_path, "pkg") == [("collate.py", 5, "DYN401")]
+
+
+def test_explain_follows_re_exports_as_the_run_does(dynlint, write, tmp_path):
+    # `from pkg import functional as F; F.vad(x)` reaches `functional/filtering.py` through
+    # the package's `__init__`, which holds nothing but the re-export: explain sees it too.
+    write("pyproject.toml", PYPROJECT)
+    write("pkg/__init__.py", "")
+    write("pkg/functional/__init__.py", "from .filtering import spectrogram, vad\n")
+    write("pkg/functional/filtering.py", FILT)
+    write("pkg/transforms.py", TRANSFORMS.replace("import pkg.filt as F",
+                                                  "from pkg import functional as F"))
+    assert _found(dynlint, tmp_path, "pkg") == [("functional/filtering.py", 6, "DYN203")]
+    r = dynlint("check", "pkg", "--no-cache", "--explain", "pkg/functional/filtering.py:6",
+                cwd=tmp_path)
+    assert "model code (reached from another file)" in r.stdout
+    assert "entry point: `Vad.forward` (pkg/transforms.py:11)" in r.stdout
