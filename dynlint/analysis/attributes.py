@@ -78,11 +78,12 @@ def _class_attributes(analyzer, cls) -> dict:
     values: dict[str, list] = {}
     for name, value in _class_assignments(analyzer, cls):
         values.setdefault(name, []).append(value)
+    owners = _owners(analyzer, cls)
     out = {}
     for name, vs in values.items():
         vs = [v for v in vs if not (type(v) is ast.Constant and v.value is None)]
         if vs:
-            kinds = [_value_kind(analyzer, v) for v in vs]
+            kinds = [_value_kind(analyzer, v, owners.get(id(v))) for v in vs]
             if all(K.level(k) == TENSOR and not k & HOST for k in kinds):
                 out[name] = TENSOR | (BOOL if all(k & BOOL for k in kinds) else 0)
     return out
@@ -122,8 +123,19 @@ def _is_self(node) -> bool:
     return type(node) is ast.Name and node.id == "self"
 
 
-def _value_kind(analyzer, value) -> int:
-    """The value's kind seen from outside any function: the method's own names are unknown."""
+def _owners(analyzer, cls) -> dict:
+    """id(value) -> the method (scopes.FunctionInfo) whose code assigns it; not `__init__`,
+    whose parameters are the object's configuration or data, given once (a graph object's
+    `self.src = src`), not state a step updates."""
+    return {id(value): info for name, infos in cls.methods.items() if name != "__init__"
+            for info in infos for _, value in _assignments(info.node, analyzer.lines)}
+
+
+def _value_kind(analyzer, value, method=None) -> int:
+    """The value's kind seen from outside any function: the method's own names are unknown,
+    but the parameters of a method other than `__init__` hold what a walk of it binds
+    (`def update(self, x: Tensor): self.n = x.sum()` stores a tensor that `forward` may read
+    as a number)."""
     t = type(value)
     if t is ast.Call and type(value.func) in (ast.Name, ast.Attribute) and \
             analyzer.qualname(value.func) in _PARAMETER_TYPES:
@@ -133,6 +145,14 @@ def _value_kind(analyzer, value) -> int:
     saved_frame, saved_kinds, saved_tuples = analyzer.frame, analyzer._kinds, analyzer._tuple_kinds
     analyzer.frame, analyzer._kinds, analyzer._tuple_kinds = analyzer.module, {}, {}
     try:
-        return analyzer.kind(value)
+        k = analyzer.kind(value)
+        if K.level(k) != TENSOR and method is not None:
+            frame = type(analyzer.module)(method.name, method.qualname, analyzer.module,
+                                          cls=method.cls, node=method.node)
+            frame.modelish = method.modelish
+            analyzer._bind_params(frame, method.node.args, is_method=True)
+            analyzer.frame, analyzer._kinds, analyzer._tuple_kinds = frame, {}, {}
+            k = analyzer.kind(value)
+        return k
     finally:
         analyzer.frame, analyzer._kinds, analyzer._tuple_kinds = saved_frame, saved_kinds, saved_tuples

@@ -128,7 +128,8 @@ class KindInference:
             return NOT | (HOLDS if any(K.level(self.kind(e)) == TENSOR for e in node.elts) else 0)
         if t is ast.ListComp or t is ast.GeneratorExp:
             # `[f(x) for x in xs]` of tensors: its items are tensors.
-            k = self.kind(node.elt)
+            with self.comprehension(node):
+                k = self.kind(node.elt)
             return NOT | (K.ITEMS if K.level(k) == TENSOR and not k & HOST else 0)
         if t in (ast.Set, ast.Dict, ast.SetComp, ast.DictComp):
             return NOT
@@ -253,7 +254,21 @@ class KindInference:
         k = self._torch_call_level(name, node)
         if K.level(k) == TENSOR and not k & HOST:
             k |= hostmem.torch_call(self, name.rsplit(".", 1)[-1], node)
+            if self._zero_dim_call(name, node):
+                k |= SCALAR
         return k
+
+    def _zero_dim_call(self, name: str, node: ast.Call) -> bool:
+        """`torch.tensor(0)` of a Python number, or an element-wise function of a 0-d tensor
+        (`torch.floor(t)`, other operands 0-d or Python values) is a 0-d tensor."""
+        args = node.args
+        if not args or type(args[0]) is ast.Starred:
+            return False
+        if name in ("tensor", "scalar_tensor"):
+            return _number(args[0])
+        if name not in K.SHAPE_PRESERVING or not self.kind(args[0]) & SCALAR:
+            return False
+        return all(not K.level(k) or k & SCALAR for k in map(self.kind, args[1:]))
 
     def _torch_call_level(self, name: str, node: ast.Call) -> int:
         if "." in name:
@@ -298,6 +313,8 @@ class KindInference:
 
     def _method_kind(self, name: str, base: int, node: ast.Call) -> int:
         k = self._method_level(name, base, node)
+        if base & SCALAR and K.level(k) >= PROBABLE and name in K.SHAPE_PRESERVING:
+            k |= SCALAR                     # `t.to(torch.long)` of a 0-d tensor
         if K.level(k) == TENSOR and name in ("cpu", "to"):
             k |= hostmem.copied_to_host(self, name, node)
         if base & CPU and K.level(k) == TENSOR:
@@ -379,7 +396,7 @@ def _array_of(*ks: int) -> int:
 def _binop(a: int, b: int, op: ast.operator) -> int:
     la, lb = K.level(a), K.level(b)
     lv = max(la, lb)
-    if (a | b) & SCALAR and min(la, lb) == NOT:
+    if (a | b) & SCALAR and (min(la, lb) == NOT or a & b & SCALAR):
         return lv | SCALAR | hostmem.joint(a, b)    # `idx + 1` is still a 0-d tensor
     if lv == NOT:
         return NOT | ((a | b) & HOST) | _array_of(a, b)
@@ -403,6 +420,13 @@ def _positions_call(analyzer, node) -> bool:
     return type(f) is ast.Attribute and f.attr in ("nonzero", "argwhere") and \
         (q is None or not q.startswith(K.ARRAY_LIBRARIES)) and \
         K.level(analyzer.kind(f.value)) >= UNKNOWN
+
+
+def _number(node) -> bool:
+    """A Python int or float literal (`0`, `-1`, `1e-3`)."""
+    if type(node) is ast.UnaryOp and type(node.op) in (ast.USub, ast.UAdd):
+        node = node.operand
+    return type(node) is ast.Constant and type(node.value) in (int, float)
 
 
 def _int_constants(node, n: int) -> bool:

@@ -279,17 +279,43 @@ class Analyzer(KindInference):
         self.visit_all(node.body)
 
     def _comp(self, node) -> None:
-        for gen in node.generators:
-            self.child(gen.iter)
-            self.bind_iteration(gen.target, gen.iter)
-            for cond in gen.ifs:
-                self.positions[id(cond)] = "truth_test"
-                self.child(cond)
-        if type(node) is ast.DictComp:
-            self.child(node.key)
-            self.child(node.value)
-        else:
-            self.child(node.elt)
+        with self.comprehension(node, walk=True):
+            if type(node) is ast.DictComp:
+                self.child(node.key)
+                self.child(node.value)
+            else:
+                self.child(node.elt)
+
+    @contextmanager
+    def comprehension(self, node, walk: bool = False):
+        """Inside, a comprehension's targets hold its items; afterwards what they held before
+        (Python 3 gives a comprehension its own scope). Kind inference enters one too when
+        asked about a comprehension the walk has not reached yet (`sum(float(t) for t in x)`
+        is asked about at the call): the items' kinds it keeps are read with the targets
+        bound, as the walk will see them."""
+        env, tuples = self.frame.env, self.frame.tuples
+        saved = {n.id: (env.get(n.id), tuples.get(n.id)) for gen in node.generators
+                 for n in ast.walk(gen.target) if type(n) is ast.Name}
+        try:
+            for gen in node.generators:
+                if walk:
+                    self.child(gen.iter)
+                self.bind_iteration(gen.target, gen.iter)
+                if walk:
+                    for cond in gen.ifs:
+                        self.positions[id(cond)] = "truth_test"
+                        self.child(cond)
+            yield
+        finally:
+            for name, (k, items) in saved.items():
+                if k is None:
+                    env.pop(name, None)
+                else:
+                    env[name] = k
+                if items is None:
+                    tuples.pop(name, None)
+                else:
+                    tuples[name] = items
 
     def _if(self, node: ast.If) -> None:
         if id(node) in self.scopes.main_guards:
@@ -624,11 +650,14 @@ def _holds_host(env: dict) -> bool:
 
 def _stored_names(stmts) -> set:
     """Names (and `name.attr` keys) bound in `stmts` (nested functions and classes included:
-    over-approximating only drops host facts)."""
+    over-approximating only drops host facts); a comprehension's targets are its own."""
     out = set()
     for st in stmts:
+        own = set()
         for n in ast.walk(st):
-            if type(n) is ast.Name and type(n.ctx) is not ast.Load:
+            if type(n) is ast.comprehension:
+                own.update(id(t) for t in ast.walk(n.target))
+            elif type(n) is ast.Name and type(n.ctx) is not ast.Load and id(n) not in own:
                 out.add(n.id)
             elif type(n) is ast.Attribute and type(n.ctx) is not ast.Load and \
                     type(n.value) is ast.Name:

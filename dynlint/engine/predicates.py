@@ -323,6 +323,12 @@ def literal(ctx, node):
 
 
 @predicate()
+def string_literal(ctx, node):
+    """A string literal or an f-string (the template of `"..." % x` or `"...".format(x)`)."""
+    return type(node) is ast.JoinedStr or type(node) is ast.Constant and type(node.value) is str
+
+
+@predicate()
 def negative_literal(ctx, node):
     """A negated number literal (`-1`): the "infer it" value of arguments such as `num_classes`."""
     return type(node) is ast.UnaryOp and type(node.op) is ast.USub and \
@@ -421,6 +427,12 @@ def tensor_element(ctx, node):
     if K.level(k) < TENSOR:
         ctx.weak = True
     return True
+
+
+@predicate()
+def tensor_items(ctx, node):
+    """A generator or list comprehension whose items are tensors (`m.any() for m in masks`): a builtin that truth-tests or compares the items (`any`, `all`, `min`, `max`) reads each one on the host."""
+    return type(node) in (ast.GeneratorExp, ast.ListComp) and bool(ctx.kind(node) & K.ITEMS)
 
 
 @predicate()
