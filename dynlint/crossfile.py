@@ -39,34 +39,10 @@ def resolve(all_facts, why: dict | None = None) -> list:
     """Findings inside functions that model code in *other* files calls (transitively).
 
     Each file says which names its model code references and what its module-level functions
-    reference; a function becomes model code once a model-code reference reaches it. With
-    `why`, each name reached records what reached it (see `_reach_explained`).
+    and methods reference; a function becomes model code once a model-code reference reaches
+    it. With `why`, each name reached records what reached it (see `_reach`).
     """
-    index = {}
-    todo = []
-    aliases = _aliases(all_facts)
-    for facts in all_facts:
-        todo.extend(facts.model_refs)
-        for name, (is_model, refs) in facts.exports.items():
-            index[f"{facts.module}.{name}"] = refs
-            if is_model:
-                todo.append(f"{facts.module}.{name}")
-    if why is not None:
-        model = _reach_explained(all_facts, index, aliases, why)
-    else:
-        model = set()
-        hops: dict = {}
-        while todo:
-            name = todo.pop()
-            if name in model:
-                continue
-            model.add(name)
-            todo.extend(index.get(name, ()))
-            # Using anything from a module reaches what its module-level registries name.
-            todo.append(name.rpartition(".")[0] + ".<module>")
-            target = _reexported(name, aliases, hops)
-            if target is not None:
-                todo.append(target)
+    model = _reach(all_facts, why)
     return [finding for facts in all_facts for func, finding in facts.conditional
             if f"{facts.module}.{func}" in model]
 
@@ -315,15 +291,21 @@ def _reexported(name: str, aliases: dict, hops: dict) -> str | None:
     return out
 
 
-def _reach_explained(all_facts, index, aliases, why) -> set:
-    """The same reachability as `resolve`, recording for each name its predecessor: the
-    function (`module.name`) that references it, or ("model code of", module) for a reference
-    read from a file's model code. Only `--explain` pays for this."""
+def _reach(all_facts, why: dict | None) -> set:
+    """The names model code reaches across files. With `why`, each name records its
+    predecessor: the name that references it, ("model code of", module) for a reference read
+    from a file's model code, or ("override of", name) for a subclass's override of a method
+    `self.m(...)` reached in its base. Only `--explain` pays for the record."""
+    index = {}
     todo = []
     for facts in all_facts:
         todo.extend((ref, ("model code of", facts.module)) for ref in facts.model_refs)
-        todo.extend((f"{facts.module}.{name}", None)
-                    for name, (is_model, _) in facts.exports.items() if is_model)
+        for name, (is_model, refs) in facts.exports.items():
+            index[f"{facts.module}.{name}"] = refs
+            if is_model:
+                todo.append((f"{facts.module}.{name}", None))
+    aliases = _aliases(all_facts)
+    classes = Hierarchy(all_facts, aliases)
     model = set()
     hops: dict = {}
     while todo:
@@ -331,14 +313,74 @@ def _reach_explained(all_facts, index, aliases, why) -> set:
         if name in model:
             continue
         model.add(name)
-        if pred is not None:
+        if why is not None and pred is not None:
             why.setdefault(name, pred)
         todo.extend((ref, name) for ref in index.get(name, ()))
+        # Using anything from a module reaches what its module-level registries name.
         todo.append((name.rpartition(".")[0] + ".<module>", name))
         target = _reexported(name, aliases, hops)
         if target is not None:
             todo.append((target, name))
+        if classes.children:
+            classes.methods_of(name, todo)
     return model
+
+
+class Hierarchy:
+    """The project's classes across files, for `self.m(...)` reached in class `C`: `m` is `C`'s
+    own, one it inherits (its bases'), or an override in any subclass of `C` (a template
+    method: torchmetrics' `Metric.forward` calls `self.update()`, defined by each metric in
+    its own file). Subclasses are listed once per class, so a name overridden by hundreds of
+    classes costs one pass over them."""
+
+    def __init__(self, all_facts, aliases: dict):
+        self.classes: dict = {}     # class -> (bases, method names)
+        self.children: dict = {}    # class -> direct subclasses
+        for facts in all_facts:
+            for name, entry in facts.classes.items():
+                if type(entry) is not list or len(entry) != 2:
+                    continue
+                full = f"{facts.module}.{name}"
+                bases = [self._canonical(b, aliases) for b in entry[0] if type(b) is str]
+                self.classes[full] = (bases, frozenset(entry[1]))
+                for base in bases:
+                    self.children.setdefault(base, []).append(full)
+        self._below: dict = {}
+
+    @staticmethod
+    def _canonical(name: str, aliases: dict) -> str:
+        """A base named through a package's re-exports (`pkg.Metric`): where it is defined."""
+        for _ in range(_REEXPORT_HOPS):
+            target = reexported(name, aliases)
+            if target is None:
+                break
+            name = target
+        return name
+
+    def _descendants(self, cls: str) -> list:
+        out = self._below.get(cls)
+        if out is None:
+            out, seen, todo = [], {cls}, [cls]
+            while todo:
+                for child in self.children.get(todo.pop(), ()):
+                    if child not in seen:
+                        seen.add(child)
+                        out.append(child)
+                        todo.append(child)
+            self._below[cls] = out
+        return out
+
+    def methods_of(self, name: str, todo: list) -> None:
+        """Adds to `todo` what reaching `Class.m` also reaches: the base's `m` when the class
+        does not define it, and each subclass's override."""
+        owner, _, attr = name.rpartition(".")
+        entry = self.classes.get(owner)
+        if entry is not None and attr not in entry[1]:
+            todo.extend((f"{base}.{attr}", name) for base in entry[0])
+        if owner in self.children:
+            for sub in self._descendants(owner):
+                if attr in self.classes[sub][1]:
+                    todo.append((f"{sub}.{attr}", ("override of", name)))
 
 
 def _encode(facts):

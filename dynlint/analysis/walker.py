@@ -35,7 +35,7 @@ class Frame:
         self.env: dict[str, int] = {}
         self.modelish = False        # unannotated parameters are probably tensors
         self.role = Role.NEUTRAL
-        self.top = None              # scopes.FunctionInfo of the enclosing module-level function
+        self.top = None              # scopes.FunctionInfo of the enclosing function or method (its `unit`)
         self.info = None             # scopes.FunctionInfo of this function
         self.tuples: dict = {}       # name -> kinds of the items of a tuple it holds
 
@@ -493,7 +493,7 @@ class Analyzer(KindInference):
     def _walk_function(self, info, parent: Frame) -> None:
         node = info.node
         frame = Frame(node.name, info.qualname, parent, cls=info.cls, node=node)
-        frame.role, frame.modelish, frame.top, frame.info = info.role, info.modelish, info.top, info
+        frame.role, frame.modelish, frame.top, frame.info = info.role, info.modelish, info.unit, info
         self._bind_params(frame, node.args, is_method=info.cls is not None)
         for name, k in self.calls.enter(info, frame.env).items():
             if type(k) is tuple:            # a tuple every caller passes: its items' kinds

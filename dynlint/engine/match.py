@@ -242,7 +242,7 @@ class Engine:
             analyzer.hooks[ast.Call] = on_call
         analyzer.position_hooks = {p: typed(e) for p, e in index.positioned.items()}
         if analyzer.skip_roles:
-            analyzer.walk_anyway = self._walk_anyway
+            analyzer.walk_anyway = self._walk_anyway_collect if collect else self._walk_anyway
         analyzer.run(tree, lines)
         noqa = noqa_lib.scan(source, tree=tree)
         findings = self._finish([c for c in candidates if c.conditional is None], source, lines,
@@ -332,6 +332,21 @@ class Engine:
             keep.update(analyzer.scopes.main_guards)      # rare; what they define is walked
         return keep
 
+    def _walk_anyway_collect(self, analyzer) -> set:
+        """Collecting for the cross-file step also walks the functions cold for want of a
+        caller (scopes.Scopes.soft_cold), whose findings another file's model code may
+        report, when some rule limited to model code is enabled."""
+        keep = self._walk_anyway(analyzer)
+        if Role.COLD in analyzer.skip_roles and Role.NEUTRAL not in self._skip_roles_collect:
+            soft = analyzer.scopes.soft_cold
+            for info in analyzer.scopes.order:
+                if id(info) in soft:
+                    f = info
+                    while f is not None and id(f) not in keep:
+                        keep.add(id(f))
+                        f = f.parent
+        return keep
+
     def _conditional(self, pending, source, lines, path, noqa):
         out, seen = [], set()
         for c in pending:
@@ -348,11 +363,28 @@ class Engine:
         role = frame.role
         if role is Role.NEUTRAL and analyzer.scopes.example_module is not None:
             role = None     # example code is no library: only model code reaching it counts
+        if role is Role.COLD and collect and frame.top is not None and Role.MODEL in roles \
+                and id(frame.info or frame.top) in analyzer.scopes.soft_cold:
+            # Cold only for want of a caller that is not cold: what rules find here as cold
+            # code is reported; what they would find as model code is kept aside, in case
+            # another file's model code reaches it (being called from cold code is no
+            # evidence either way). Its own memo: the answers differ as model code.
+            n = len(out)
+            if role in roles:
+                self._match(entry, node, analyzer, matcher, out, collect, memo, None)
+            if len(out) == n:
+                self._match(entry, node, analyzer, matcher, out, collect, {}, frame.top.qualname)
+            return
         if role not in roles:
             if not (collect and frame.role == Role.NEUTRAL and frame.top is not None
                     and Role.MODEL in roles):
                 return
-            conditional = frame.top.name
+            conditional = frame.top.qualname
+        self._match(entry, node, analyzer, matcher, out, collect, memo, conditional)
+
+    def _match(self, entry, node, analyzer, matcher, out, collect, memo, conditional) -> None:
+        rule, spec, pat, _ = entry
+        frame = analyzer.frame
         binds = matcher.match(pat, node)
         if binds is None:
             return
@@ -381,7 +413,7 @@ class Engine:
             # The same finding, `certain` if another file's model code reaches this function.
             reached = MatchContext(analyzer, node, binds, parent, frame, True)
             reached.weak = ctx.weak
-            out.append(_Candidate(rule, spec, node, binds, reached, fix, frame.top.name))
+            out.append(_Candidate(rule, spec, node, binds, reached, fix, frame.top.qualname))
 
     def _unused_findings(self, noqa, lines, path) -> list[Finding]:
         """DYN100: codes of this tool in `# noqa` comments that suppressed nothing."""

@@ -862,7 +862,7 @@ def in_step_code(ctx, node):
 @predicate()
 def in_cold_code(ctx, node):
     """Inside code that never runs inside the model graph and is not called from it: `__init__`, weight initialisation, training/eval loops, data preparation, tests, module level under `if __name__ == "__main__"`, class bodies."""
-    return ctx.frame.role == Role.COLD or ctx.frame.kind in ("class", "main") or outside_step(ctx, node) \
+    return (ctx.frame.role == Role.COLD and not ctx.assume_model) or ctx.frame.kind in ("class", "main") or outside_step(ctx, node) \
         or _outside_training_step(ctx, node)
 
 
