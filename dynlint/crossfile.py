@@ -22,6 +22,7 @@ import sys
 
 from .project import source
 from .project.cache import Configurations, content_hash
+from .analysis.summaries import CALLERS, maybe_mask
 from .project.index import Index, reexported
 from .project.scope import module_name, unnamed_files
 from .result_json import facts_from_json, facts_to_json
@@ -38,34 +39,10 @@ def resolve(all_facts, why: dict | None = None) -> list:
     """Findings inside functions that model code in *other* files calls (transitively).
 
     Each file says which names its model code references and what its module-level functions
-    reference; a function becomes model code once a model-code reference reaches it. With
-    `why`, each name reached records what reached it (see `_reach_explained`).
+    and methods reference; a function becomes model code once a model-code reference reaches
+    it. With `why`, each name reached records what reached it (see `_reach`).
     """
-    index = {}
-    todo = []
-    aliases = _aliases(all_facts)
-    for facts in all_facts:
-        todo.extend(facts.model_refs)
-        for name, (is_model, refs) in facts.exports.items():
-            index[f"{facts.module}.{name}"] = refs
-            if is_model:
-                todo.append(f"{facts.module}.{name}")
-    if why is not None:
-        model = _reach_explained(all_facts, index, aliases, why)
-    else:
-        model = set()
-        hops: dict = {}
-        while todo:
-            name = todo.pop()
-            if name in model:
-                continue
-            model.add(name)
-            todo.extend(index.get(name, ()))
-            # Using anything from a module reaches what its module-level registries name.
-            todo.append(name.rpartition(".")[0] + ".<module>")
-            target = _reexported(name, aliases, hops)
-            if target is not None:
-                todo.append(target)
+    model = _reach(all_facts, why)
     return [finding for facts in all_facts for func, finding in facts.conditional
             if f"{facts.module}.{func}" in model]
 
@@ -99,6 +76,10 @@ def settle(named: list, others: list, recheck, use_cache: bool = True) -> None:
             asked: set = set()
             for facts in [*named, *(others[i] for i in walked)]:
                 asked.update(facts.demands)
+                # The files that may call a function whose parameters callers could teach:
+                # all of them are walked, so that every caller counts, named or not.
+                for name in first.get(facts.origin, facts).opens:
+                    want.update(unwalked.keys() & _callers(index, facts.module, name))
             for key in sorted(asked):
                 index.needed(key, unwalked, want)
         for module in sorted(want):
@@ -110,10 +91,12 @@ def settle(named: list, others: list, recheck, use_cache: bool = True) -> None:
         changed = bool(want)
         answers: dict = {}      # the index's answers this round, by name
         updates: list = []
-        todo: list = []         # (group, i, facts, base, external, asking, again)
+        todo: list = []         # (group, i, facts, base, external, only, again)
+        walking = [*named, *(others[i] for i in walked)]
+        incoming = _incoming(index, walking, first)
         for group, again in ((named, recheck), (others, None)):
             for i, facts in enumerate(group):
-                if not facts.demands or (group is others and i not in walked):
+                if not (facts.demands or facts.opens) or (group is others and i not in walked):
                     continue
                 base = first.setdefault(facts.origin, facts)
                 external, asking = {}, set()
@@ -124,20 +107,26 @@ def settle(named: list, others: list, recheck, use_cache: bool = True) -> None:
                     if kind is not None:
                         external[key] = kind
                         asking.update(functions)
+                only = sorted(asking)
+                for name in base.opens:
+                    sites = incoming.get(f"{base.module}.{name}")
+                    if sites:
+                        external[CALLERS + name] = sites
+                        only = None     # every caller in the file must be walked again too
                 if external == applied.get(facts.origin, {}):
                     continue
                 applied[facts.origin] = external
-                todo.append((group, i, facts, base, external, sorted(asking), again))
+                todo.append((group, i, facts, base, external, only, again))
         # Every walk of a round asks the same index: the caller may run them all at once.
         prefetch = getattr(recheck, "prefetch", None)
         if prefetch is not None:
-            prefetch([(base, external, asking) for _, _, _, base, external, asking, again in todo
+            prefetch([(base, external, only) for _, _, _, base, external, only, again in todo
                       if again is not None and external])
-        for group, i, facts, base, external, asking, again in todo:
+        for group, i, facts, base, external, only, again in todo:
             if again is None:
-                new = _summarise(memo, base, external, asking) if external else base
+                new = _summarise(memo, base, external, only) if external else base
             else:
-                new = again(base, external, asking)
+                new = again(base, external, only)
             group[i] = merged(base, new) if external else base
             updates.append((facts, group[i]))
             changed = True
@@ -148,12 +137,73 @@ def settle(named: list, others: list, recheck, use_cache: bool = True) -> None:
     memo.save()
 
 
+def _incoming(index, walking: list, first: dict) -> dict:
+    """What the callers in other files pass to the functions whose parameters they could
+    teach (`opens`), by absolute name: every site of every walked file that may name the
+    callee, sorted (the same list whichever files were named); only for the functions where
+    every such site passes a bool mask for some open parameter (else the sites change
+    nothing: the file is not walked again for them)."""
+    opens = {}
+    for facts in walking:
+        for name, params in first.get(facts.origin, facts).opens.items():
+            opens[f"{facts.module}.{name}"] = (facts.module, name, params)
+    if not opens:
+        return {}
+    passed: dict = {}       # callee -> [(calling module, {function: sites})]
+    for facts in walking:
+        for key, per_function in facts.calls.items():
+            callee = index.definition(key)
+            if callee in opens:     # (a file's own sites: `_callers` leaves it out)
+                passed.setdefault(callee, []).append((facts.module, per_function))
+    out = {}
+    for callee, entries in passed.items():
+        if all(site == 0 for _, per in entries for sites in per.values() for site in sites):
+            continue            # no caller passes a mask (the common case): nothing to learn
+        module, name, params = opens[callee]
+        callers = _callers(index, module, name)
+        unique = {json.dumps(site, sort_keys=True): site for caller, per in entries
+                  if caller in callers for sites in per.values() for site in sites}
+        ordered = [unique[k] for k in sorted(unique)]
+        if ordered and any(all(_passes_mask(site, param, pos, "." in name) for site in ordered)
+                           for param, pos in params):
+            out[callee] = ordered
+    return out
+
+
+MAX_CALLER_FILES = 16   # a function more files may call gets no claim from their sites
+
+
+def _callers(index, module: str, name: str) -> frozenset:
+    """The modules whose call sites count for `module`'s function `name`: those importing
+    the module or the name (of a method: its class). A function more than MAX_CALLER_FILES
+    files may call (a library's API) gets none: agreement among so many is unlikely, and
+    walking them all for one file checked alone would cost what checking them does."""
+    found = index.importers(module, name.partition(".")[0])
+    return found if len(found) <= MAX_CALLER_FILES else frozenset()
+
+
+def _passes_mask(site, param: str, pos: int, method: bool) -> bool:
+    """Whether a call site (positional kinds, keyword kinds[, called through the class])
+    passes a bool mask, or a comparison, for the parameter."""
+    if site == 0:
+        return False                # a site passing no mask at all (summaries.py)
+    positional, keywords = site[0], site[1]
+    if method and len(site) > 2:
+        pos = pos + 1 if pos >= 0 else pos      # `Class.method(obj, ...)`
+    kind = positional[pos] if 0 <= pos < len(positional) else keywords.get(param)
+    return maybe_mask(kind)
+
+
 def merged(base, new):
     """The facts of a file's first walk with what a walk of some of its functions again
-    added: their return summaries, findings they would give if reached (`conditional`)."""
+    added: their return summaries, findings they would give if reached (`conditional`), the
+    sites of the calls they make into other files (a function walked again replaces its)."""
     if new is base:
         return base
-    out = dataclasses.replace(base, returns={**base.returns, **new.returns})
+    calls = {key: dict(per) for key, per in base.calls.items()}
+    for key, per in new.calls.items():
+        calls.setdefault(key, {}).update(per)
+    out = dataclasses.replace(base, returns={**base.returns, **new.returns}, calls=calls)
     seen = {(name, f.code, f.line, f.column) for name, f in base.conditional}
     out.conditional = base.conditional + [(name, f) for name, f in new.conditional
                                           if (name, f.code, f.line, f.column) not in seen]
@@ -249,15 +299,21 @@ def _reexported(name: str, aliases: dict, hops: dict) -> str | None:
     return out
 
 
-def _reach_explained(all_facts, index, aliases, why) -> set:
-    """The same reachability as `resolve`, recording for each name its predecessor: the
-    function (`module.name`) that references it, or ("model code of", module) for a reference
-    read from a file's model code. Only `--explain` pays for this."""
+def _reach(all_facts, why: dict | None) -> set:
+    """The names model code reaches across files. With `why`, each name records its
+    predecessor: the name that references it, ("model code of", module) for a reference read
+    from a file's model code, or ("override of", name) for a subclass's override of a method
+    `self.m(...)` reached in its base. Only `--explain` pays for the record."""
+    index = {}
     todo = []
     for facts in all_facts:
         todo.extend((ref, ("model code of", facts.module)) for ref in facts.model_refs)
-        todo.extend((f"{facts.module}.{name}", None)
-                    for name, (is_model, _) in facts.exports.items() if is_model)
+        for name, (is_model, refs) in facts.exports.items():
+            index[f"{facts.module}.{name}"] = refs
+            if is_model:
+                todo.append((f"{facts.module}.{name}", None))
+    aliases = _aliases(all_facts)
+    classes = Hierarchy(all_facts, aliases)
     model = set()
     hops: dict = {}
     while todo:
@@ -265,14 +321,74 @@ def _reach_explained(all_facts, index, aliases, why) -> set:
         if name in model:
             continue
         model.add(name)
-        if pred is not None:
+        if why is not None and pred is not None:
             why.setdefault(name, pred)
         todo.extend((ref, name) for ref in index.get(name, ()))
+        # Using anything from a module reaches what its module-level registries name.
         todo.append((name.rpartition(".")[0] + ".<module>", name))
         target = _reexported(name, aliases, hops)
         if target is not None:
             todo.append((target, name))
+        if classes.children:
+            classes.methods_of(name, todo)
     return model
+
+
+class Hierarchy:
+    """The project's classes across files, for `self.m(...)` reached in class `C`: `m` is `C`'s
+    own, one it inherits (its bases'), or an override in any subclass of `C` (a template
+    method: torchmetrics' `Metric.forward` calls `self.update()`, defined by each metric in
+    its own file). Subclasses are listed once per class, so a name overridden by hundreds of
+    classes costs one pass over them."""
+
+    def __init__(self, all_facts, aliases: dict):
+        self.classes: dict = {}     # class -> (bases, method names)
+        self.children: dict = {}    # class -> direct subclasses
+        for facts in all_facts:
+            for name, entry in facts.classes.items():
+                if type(entry) is not list or len(entry) != 2:
+                    continue
+                full = f"{facts.module}.{name}"
+                bases = [self._canonical(b, aliases) for b in entry[0] if type(b) is str]
+                self.classes[full] = (bases, frozenset(entry[1]))
+                for base in bases:
+                    self.children.setdefault(base, []).append(full)
+        self._below: dict = {}
+
+    @staticmethod
+    def _canonical(name: str, aliases: dict) -> str:
+        """A base named through a package's re-exports (`pkg.Metric`): where it is defined."""
+        for _ in range(_REEXPORT_HOPS):
+            target = reexported(name, aliases)
+            if target is None:
+                break
+            name = target
+        return name
+
+    def _descendants(self, cls: str) -> list:
+        out = self._below.get(cls)
+        if out is None:
+            out, seen, todo = [], {cls}, [cls]
+            while todo:
+                for child in self.children.get(todo.pop(), ()):
+                    if child not in seen:
+                        seen.add(child)
+                        out.append(child)
+                        todo.append(child)
+            self._below[cls] = out
+        return out
+
+    def methods_of(self, name: str, todo: list) -> None:
+        """Adds to `todo` what reaching `Class.m` also reaches: the base's `m` when the class
+        does not define it, and each subclass's override."""
+        owner, _, attr = name.rpartition(".")
+        entry = self.classes.get(owner)
+        if entry is not None and attr not in entry[1]:
+            todo.extend((f"{base}.{attr}", name) for base in entry[0])
+        if owner in self.children:
+            for sub in self._descendants(owner):
+                if attr in self.classes[sub][1]:
+                    todo.append((f"{sub}.{attr}", ("override of", name)))
 
 
 def _encode(facts):

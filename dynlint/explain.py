@@ -78,14 +78,28 @@ class _Module:
 
     def referrer(self, name: str):
         """A model function of this file whose text names `name` (absolute), for a chain
-        that leaves this file through the cross-file step."""
-        wanted = {name.rpartition(".")[2]}
+        that leaves this file through the cross-file step: `self.m` in a method of the class
+        for `module.Class.m`, else `alias.attr` or the name imported."""
+        owner, _, last = name.rpartition(".")
+        for f in self.scopes.order:
+            if f.role == Role.MODEL and f.cls is not None and f.parent is None and \
+                    f"{self.module}.{f.qualname.rpartition('.')[0]}" == owner and \
+                    last in f.refs(self.lines)[1]:
+                return f
+        pairs, names = set(), set()
         for alias, target in self.scopes.imports.items():
             absolute = resolve_import(target, self.module, self.is_package)
-            if name == absolute or name.startswith(absolute + "."):
-                wanted.add(alias)
+            if name == absolute:
+                names.add(alias)
+            elif name.startswith(absolute + "."):
+                pairs.add((alias, name[len(absolute) + 1:].split(".")[0]))
         for f in self.scopes.order:
-            if f.role == Role.MODEL and wanted & f.refs(self.lines)[0]:
+            if f.role == Role.MODEL:
+                refs = f.refs(self.lines)
+                if names & refs[0] or pairs & refs[2]:
+                    return f
+        for f in self.scopes.order:         # `from module import name`, used under another name
+            if f.role == Role.MODEL and last in f.refs(self.lines)[0]:
                 return f
         return None
 
@@ -136,15 +150,17 @@ def _explain_line(mod: _Module, line: int, cross) -> tuple[str, list[str]]:
                               "loss it computed, whatever its name", f"-> line {line}"]
     if f.role == Role.MODEL:
         return "model code", mod.chain(f) + [f"-> line {line}"] + _once(f, line)
-    if f.role == Role.COLD:
-        return "cold", [f"{mod.where(f)} is cold: {cold_reason(f, mod.scopes)}",
-                        "rules limited to model code do not look at it"]
-    top = f.top
-    if cross is not None and top is not None:
-        steps = cross.chain(f"{mod.module}.{top.name}")
+    top = f.unit
+    # The verdict the run uses: a function cold only for want of a caller that is not cold
+    # (or by its `-> float`), and a neutral one, are model code once another file reaches it.
+    if cross is not None and (f.role == Role.NEUTRAL or id(f) in mod.scopes.soft_cold):
+        steps = cross.chain(f"{mod.module}.{top.qualname}")
         if steps:
             inner = [] if f is top else [f"-> {mod.where(f)}, defined inside it"]
             return "model code (reached from another file)", steps + inner + [f"-> line {line}"]
+    if f.role == Role.COLD:
+        return "cold", [f"{mod.where(f)} is cold: {cold_reason(f, mod.scopes)}",
+                        "rules limited to model code do not look at it"]
     where = "in this file" + (" nor, through the cross-file step, in its project"
                               if cross is not None else " (--no-cross-file)")
     if mod.scopes.example_module is not None:
@@ -200,26 +216,41 @@ class _CrossFile:
                 self._modules[module] = None
         return self._modules[module]
 
+    def _unit(self, name: str):
+        """(module, its _Module or None, the function or method `name` names there or None)."""
+        parts = name.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            module = ".".join(parts[:i])
+            if module in self.paths:
+                mod = self._module(module)
+                qual = ".".join(parts[i:])
+                found = [f for f in mod.scopes.order if f.parent is None and f.qualname == qual] \
+                    if mod is not None else []
+                return module, mod, found[0] if found else None
+        return name.rpartition(".")[0], None, None
+
     def chain(self, name: str) -> list[str]:
-        """Steps from an entry point to the module-level function `name`, or [] if the
+        """Steps from an entry point to the function or method `name`, or [] if the
         cross-file step does not reach it."""
         if name not in self.why and name not in self.seeds:
             return []
         steps, seen = [], set()             # from `name` back to where it was reached
         while name not in seen:
             seen.add(name)
-            module, _, func = name.rpartition(".")
-            mod = self._module(module)
+            module, mod, function = self._unit(name)
             pred = self.why.get(name)
-            functions = mod.scopes.module_functions.get(func) if mod is not None else None
-            if func == "<module>":
-                steps.append(f"-> the module-level code of `{module}` (a table naming it)")
-            elif functions and pred is None:    # model code in its own file
-                return mod.chain(functions[0]) + steps[::-1]
-            elif functions:
-                steps.append(f"-> {mod.where(functions[0])}")
+            if name.endswith(".<module>"):
+                steps.append(f"-> the module-level code of `{name[:-9]}` (a table naming it)")
+            elif function is not None and pred is None:    # model code in its own file
+                return mod.chain(function) + steps[::-1]
+            elif function is not None:
+                steps.append(f"-> {mod.where(function)}")
             else:
                 steps.append(f"-> `{name}`")
+            if type(pred) is tuple and pred[0] == "override of":
+                steps[-1] += f", which overrides `{pred[1]}`"
+                name = pred[1]
+                continue
             if type(pred) is tuple:             # read from the model code of a module
                 src = self._module(pred[1])
                 f = src.referrer(name) if src is not None else None
@@ -244,4 +275,7 @@ def _facts(path: str, plan):
     except source.SourceError:
         return None
     facts = analyse_source(plan.profile_for(path).engine, text, path, module_name(path))[1]
-    return facts if facts is not None and (facts.exports or facts.model_refs) else None
+    # Kept as the run keeps them (runner.run_check): a package `__init__` that only
+    # re-exports (`aliases`) is what links `F.vad` to `functional.filtering.vad`.
+    return facts if facts is not None and (facts.exports or facts.model_refs
+                                           or facts.summarises()) else None

@@ -87,14 +87,15 @@ def facts_to_json(facts: FileFacts) -> list:
            [[func, finding_to_json(f)] for func, f in facts.conditional]]
     if facts.summarises():
         out += [{k: list(v) if type(v) is tuple else v for k, v in facts.returns.items()},
-                facts.demands, facts.classes, facts.aliases]
+                facts.demands, facts.classes, facts.aliases, facts.calls, facts.opens,
+                facts.imports]
     return out
 
 
 def facts_from_json(data, path: str) -> FileFacts:
     """The names come back as the lists JSON gives (the cross-file step only iterates them):
     building 50,000 frozensets would be most of a warm run's decoding."""
-    _check(type(data) is list and len(data) in (4, 8) and type(data[0]) is str
+    _check(type(data) is list and len(data) in (4, 11) and type(data[0]) is str
            and type(data[1]) is dict and type(data[3]) is list)
     exports = data[1]
     _check(all(type(v) is list and len(v) == 2 and type(v[0]) is bool and type(v[1]) is list
@@ -106,10 +107,13 @@ def facts_from_json(data, path: str) -> FileFacts:
         _check(type(item) is list and len(item) == 2 and type(item[0]) is str)
         conditional.append((item[0], finding_from_json(item[1], path)))
     facts = FileFacts(data[0], exports, _strs(data[2]), conditional)
-    if len(data) == 8:
-        returns, demands, classes, aliases = data[4:]
+    if len(data) == 11:
+        returns, demands, classes, aliases, calls, opens, imports = data[4:]
         _check(type(returns) is dict and type(demands) is dict and type(classes) is dict
-               and type(aliases) is dict)
+               and type(aliases) is dict and type(calls) is dict and type(opens) is dict
+               and type(imports) is list)
+        _check(all(type(v) is dict for v in calls.values()))
+        facts.calls, facts.opens, facts.imports = calls, opens, imports
         _check(all(type(v) is list for v in demands.values()))
         _check(all(type(v) is int or (type(v) is list and all(type(i) is int for i in v))
                    for v in returns.values()))

@@ -148,11 +148,11 @@ def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross
             cache.store(path, stat, digest, result)
         add(result, display, path, index)
     configs.save()
-    if any(facts.conditional or facts.demands for facts in all_facts):
+    if any(facts.conditional or facts.demands or facts.opens for facts in all_facts):
         # The project is the repository: the facts of its files not named here count too.
         named = [os.path.abspath(f) for f in files]
         others = project_facts(paths, named, plan, use_cache, jobs)
-        if any(facts.demands for facts in all_facts):
+        if any(facts.demands or facts.opens for facts in all_facts):
             findings = _settle(all_facts, others, found_in, findings, configs, jobs)
         findings = _merge_reached(findings, resolve_cross_file(all_facts + others))
     findings = [f for f in findings if plan.keep(f)]

@@ -16,7 +16,7 @@ def test_tensor_api_table_matches_installed_torch():
     assert len(stale) <= 0.05 * len(TENSOR_NAMES), sorted(stale)[:20]
 
 
-@pytest.mark.parametrize("table", ["NOT_TENSOR_METHODS", "HOST_METHODS", "DTYPE_PRESERVING"])
+@pytest.mark.parametrize("table", ["NOT_TENSOR_METHODS", "HOST_METHODS", "DTYPE_PRESERVING", "SHAPE_PRESERVING"])
 def test_method_tables_name_real_tensor_methods(table):
     names = getattr(kinds, table)
     unknown = [n for n in names if not hasattr(torch.Tensor, n) and not hasattr(torch, n)]

@@ -45,6 +45,36 @@ def held_classes(analyzer, cls, attr: str) -> list:
     return per_class.get(attr, ())
 
 
+def held_imported(analyzer, cls, attr: str) -> list:
+    """Absolute names (as imported) of the classes of other files whose instances `cls`'s
+    methods store in `self.attr` (`self.assigner = TaskAlignedAssigner(...)`); empty if some
+    assignment stores anything else."""
+    table = analyzer.__dict__.setdefault("_held_imported", {})
+    key = (id(cls), attr)
+    found = table.get(key)
+    if found is None:
+        found = table[key] = _held_imported(analyzer, cls, attr)
+    return found
+
+
+def _held_imported(analyzer, cls, attr: str) -> list:
+    out = []
+    for name, value in _class_assignments(analyzer, cls):
+        if name != attr:
+            continue
+        for v in [value.body, value.orelse] if type(value) is ast.IfExp else [value]:
+            if type(v) is ast.Constant and v.value is None:
+                continue
+            v = _moved(v)
+            target = analyzer.imports.get(v.func.id) if type(v) is ast.Call and \
+                type(v.func) is ast.Name else None
+            if target is None:
+                return []
+            if target not in out:
+                out.append(target)
+    return out
+
+
 def _class_assignments(analyzer, cls) -> list:
     """(attribute, value) pairs every method of `cls` assigns to `self` (read once)."""
     table = analyzer.__dict__.setdefault("_class_assignments", {})
@@ -65,6 +95,7 @@ def _held(analyzer, cls) -> dict:
         for v in [value.body, value.orelse] if type(value) is ast.IfExp else [value]:
             if type(v) is ast.Constant and v.value is None:
                 continue
+            v = _moved(v)
             held = classes.get(v.func.id) if type(v) is ast.Call and \
                 type(v.func) is ast.Name else None
             if held is None:
@@ -74,15 +105,28 @@ def _held(analyzer, cls) -> dict:
     return {name: found for name, found in out.items() if name not in mixed}
 
 
+def _moved(value):
+    """`Loss(...).to(device)` (`.cuda()`, `.float()`...): the module moved is the instance."""
+    while type(value) is ast.Call and type(value.func) is ast.Attribute and \
+            value.func.attr in _MOVES and type(value.func.value) is ast.Call:
+        value = value.func.value
+    return value
+
+
+_MOVES = frozenset({"to", "cuda", "cpu", "float", "half", "double", "bfloat16", "eval", "train",
+                    "requires_grad_"})
+
+
 def _class_attributes(analyzer, cls) -> dict:
     values: dict[str, list] = {}
     for name, value in _class_assignments(analyzer, cls):
         values.setdefault(name, []).append(value)
+    owners = _owners(analyzer, cls)
     out = {}
     for name, vs in values.items():
         vs = [v for v in vs if not (type(v) is ast.Constant and v.value is None)]
         if vs:
-            kinds = [_value_kind(analyzer, v) for v in vs]
+            kinds = [_value_kind(analyzer, v, owners.get(id(v))) for v in vs]
             if all(K.level(k) == TENSOR and not k & HOST for k in kinds):
                 out[name] = TENSOR | (BOOL if all(k & BOOL for k in kinds) else 0)
     return out
@@ -122,8 +166,19 @@ def _is_self(node) -> bool:
     return type(node) is ast.Name and node.id == "self"
 
 
-def _value_kind(analyzer, value) -> int:
-    """The value's kind seen from outside any function: the method's own names are unknown."""
+def _owners(analyzer, cls) -> dict:
+    """id(value) -> the method (scopes.FunctionInfo) whose code assigns it; not `__init__`,
+    whose parameters are the object's configuration or data, given once (a graph object's
+    `self.src = src`), not state a step updates."""
+    return {id(value): info for name, infos in cls.methods.items() if name != "__init__"
+            for info in infos for _, value in _assignments(info.node, analyzer.lines)}
+
+
+def _value_kind(analyzer, value, method=None) -> int:
+    """The value's kind seen from outside any function: the method's own names are unknown,
+    but the parameters of a method other than `__init__` hold what a walk of it binds
+    (`def update(self, x: Tensor): self.n = x.sum()` stores a tensor that `forward` may read
+    as a number)."""
     t = type(value)
     if t is ast.Call and type(value.func) in (ast.Name, ast.Attribute) and \
             analyzer.qualname(value.func) in _PARAMETER_TYPES:
@@ -133,6 +188,14 @@ def _value_kind(analyzer, value) -> int:
     saved_frame, saved_kinds, saved_tuples = analyzer.frame, analyzer._kinds, analyzer._tuple_kinds
     analyzer.frame, analyzer._kinds, analyzer._tuple_kinds = analyzer.module, {}, {}
     try:
-        return analyzer.kind(value)
+        k = analyzer.kind(value)
+        if K.level(k) != TENSOR and method is not None:
+            frame = type(analyzer.module)(method.name, method.qualname, analyzer.module,
+                                          cls=method.cls, node=method.node)
+            frame.modelish = method.modelish
+            analyzer._bind_params(frame, method.node.args, is_method=True)
+            analyzer.frame, analyzer._kinds, analyzer._tuple_kinds = frame, {}, {}
+            k = analyzer.kind(value)
+        return k
     finally:
         analyzer.frame, analyzer._kinds, analyzer._tuple_kinds = saved_frame, saved_kinds, saved_tuples

@@ -101,8 +101,9 @@ class KindInference:
             lv = max(K.level(k) for k in ks)
             if lv == NOT:
                 host = any(k & HOST for k in ks)
-                # `arr > 0` of a numpy array is a numpy array
-                return NOT | (HOST if host else 0) | _array_of(*ks)
+                # `arr > 0` of a numpy array is a numpy (bool) array
+                array = _array_of(*ks)
+                return NOT | (HOST if host else 0) | array | (BOOL if array else 0)
             return lv | BOOL | hostmem.joint(*ks)
         if t is ast.BinOp:
             return _binop(self.kind(node.left), self.kind(node.right), node.op)
@@ -121,6 +122,11 @@ class KindInference:
             return lv
         if t is ast.IfExp:
             a, b = self.kind(node.body), self.kind(node.orelse)
+            # `None if tpu else t.ne(pad)`: an optional tensor is used where it is one.
+            if _is_none(node.body) and K.level(b) == TENSOR:
+                return b
+            if _is_none(node.orelse) and K.level(a) == TENSOR:
+                return a
             return max(K.level(a), K.level(b)) | (a & b & (BOOL | CPU))
         if t is ast.NamedExpr:
             return self.kind(node.value)
@@ -128,7 +134,14 @@ class KindInference:
             return NOT | (HOLDS if any(K.level(self.kind(e)) == TENSOR for e in node.elts) else 0)
         if t is ast.ListComp or t is ast.GeneratorExp:
             # `[f(x) for x in xs]` of tensors: its items are tensors.
-            k = self.kind(node.elt)
+            with self.comprehension(node):
+                k = self.kind(node.elt)
+                if t is ast.ListComp and type(node.elt) is ast.Compare and K.level(k) == NOT and \
+                        any(K.level(o) >= PROBABLE or o & HOST for o in
+                            map(self.kind, (node.elt.left, *node.elt.comparators))):
+                    # Python bools read from tensor data (`[pad not in y for y in ys]`): as
+                    # an index, a mask whose true count the data decides. (Config: constant.)
+                    return NOT | BOOL
             return NOT | (K.ITEMS if K.level(k) == TENSOR and not k & HOST else 0)
         if t in (ast.Set, ast.Dict, ast.SetComp, ast.DictComp):
             return NOT
@@ -200,7 +213,7 @@ class KindInference:
             if q is not None and q.startswith("torch."):
                 return self._torch_call_kind(q[6:], node)
             if q is not None and q.startswith(K.ARRAY_LIBRARIES):
-                return NOT | K.ARRAY
+                return NOT | K.ARRAY | self._array_bool(q, node)
             if type(func.value) is ast.Name and func.value.id in ("self",) and \
                     ("self." + func.attr) not in self.frame.env:
                 unfollowed = PROBABLE if self.frame.modelish else UNKNOWN
@@ -223,7 +236,7 @@ class KindInference:
                 if q.startswith("torch."):
                     return self._torch_call_kind(q[6:], node)
                 if q.startswith(K.ARRAY_LIBRARIES):
-                    return NOT | K.ARRAY
+                    return NOT | K.ARRAY | self._array_bool(q, node)
                 r = self._local_result(node)        # a helper of another file (summaries.py)
                 return UNKNOWN if r is None else r
             name = func.id
@@ -253,7 +266,21 @@ class KindInference:
         k = self._torch_call_level(name, node)
         if K.level(k) == TENSOR and not k & HOST:
             k |= hostmem.torch_call(self, name.rsplit(".", 1)[-1], node)
+            if self._zero_dim_call(name, node):
+                k |= SCALAR
         return k
+
+    def _zero_dim_call(self, name: str, node: ast.Call) -> bool:
+        """`torch.tensor(0)` of a Python number, or an element-wise function of a 0-d tensor
+        (`torch.floor(t)`, other operands 0-d or Python values) is a 0-d tensor."""
+        args = node.args
+        if not args or type(args[0]) is ast.Starred:
+            return False
+        if name in ("tensor", "scalar_tensor"):
+            return _number(args[0])
+        if name not in K.SHAPE_PRESERVING or not self.kind(args[0]) & SCALAR:
+            return False
+        return all(not K.level(k) or k & SCALAR for k in map(self.kind, args[1:]))
 
     def _torch_call_level(self, name: str, node: ast.Call) -> int:
         if "." in name:
@@ -281,6 +308,11 @@ class KindInference:
                 return BOOL if self._is_bool_dtype(kw.value) else 0
         if name in K.BOOL_FUNCS:
             return BOOL
+        if name == "full" and len(node.args) >= 2 and type(node.args[1]) is ast.Constant and \
+                type(node.args[1].value) is bool:
+            return BOOL                # `torch.full(shape, False)`: the fill value's dtype
+        if name in _FROM_ARRAY and node.args and self.kind(node.args[0]) & BOOL:
+            return BOOL                # `torch.from_numpy(mask)` of a bool array: a mask
         if name == "where":        # where(c) gives indices; where(c, a, b) the dtype of a, b
             args = node.args
             return BOOL if len(args) == 3 and self.kind(args[1]) & self.kind(args[2]) & BOOL else 0
@@ -292,12 +324,27 @@ class KindInference:
                 return BOOL
         return 0
 
+    def _array_bool(self, q: str, node: ast.Call) -> int:
+        """BOOL for a numpy call that builds a bool array: `np.full(shape, False)`,
+        `np.zeros(n, dtype=bool)`, `np.isnan(a)`, `np.logical_and(a, b)`."""
+        name = q.rsplit(".", 1)[-1]
+        for kw in node.keywords:
+            if kw.arg == "dtype":
+                d = self.qualname(kw.value) if type(kw.value) in (ast.Name, ast.Attribute) else None
+                return BOOL if d in _NUMPY_BOOL_DTYPES else 0
+        if name in ("full", "full_like") and len(node.args) >= 2:
+            v = node.args[1]
+            return BOOL if type(v) is ast.Constant and type(v.value) is bool else 0
+        return BOOL if name in K.BOOL_FUNCS and not q.startswith(("pandas.", "pd.")) else 0
+
     def _is_bool_dtype(self, node: ast.AST) -> bool:
         q = self.qualname(node) if type(node) in (ast.Name, ast.Attribute) else None
         return q in K.BOOL_DTYPE_NAMES
 
     def _method_kind(self, name: str, base: int, node: ast.Call) -> int:
         k = self._method_level(name, base, node)
+        if base & SCALAR and K.level(k) >= PROBABLE and name in K.SHAPE_PRESERVING:
+            k |= SCALAR                     # `t.to(torch.long)` of a 0-d tensor
         if K.level(k) == TENSOR and name in ("cpu", "to"):
             k |= hostmem.copied_to_host(self, name, node)
         if base & CPU and K.level(k) == TENSOR:
@@ -314,6 +361,10 @@ class KindInference:
                 if kw.arg == "dtype":
                     return TENSOR | (BOOL if self._is_bool_dtype(kw.value) else 0)
             return TENSOR | (base & BOOL)
+        if name == "new" and lv == TENSOR and not base & HOST:
+            # Legacy `t.new(data)` / `t.new(*sizes)`: the receiver's dtype (`m.new([True])` of a
+            # mask is a mask). Only on a certain tensor: `hmac.new`, `Image.new` are not.
+            return TENSOR | (base & BOOL)
         if base & HOST:
             return NOT | HOST if name in K.HOST_METHODS or lv == NOT else UNKNOWN
         if name == "astype":
@@ -322,6 +373,8 @@ class KindInference:
             return NOT | (base & K.ARRAY)      # numpy/pandas results; text
         if lv == NOT:
             return UNKNOWN
+        if name == "numpy" and not node.args and lv >= UNKNOWN:
+            return NOT | K.ARRAY                # `t.cpu().numpy()`: a numpy array from here on
         if lv == UNKNOWN:
             # Methods only tensors have are evidence that the receiver is one.
             if name in K.NOT_TENSOR_METHODS:
@@ -366,6 +419,9 @@ class KindInference:
 
 
 _BUILTINS = frozenset(dir(builtins))
+# torch functions building a tensor from an array's data, with its dtype (unless `dtype=`).
+_FROM_ARRAY = frozenset({"from_numpy", "as_tensor", "asarray", "tensor"})
+_NUMPY_BOOL_DTYPES = frozenset({"bool", "numpy.bool_", "numpy.bool", "np.bool_", "np.bool"})
 
 
 _SUBMODULES_BY_LENGTH = sorted(K.TORCH_SUBMODULES.items(), key=lambda kv: -len(kv[0]))
@@ -379,10 +435,12 @@ def _array_of(*ks: int) -> int:
 def _binop(a: int, b: int, op: ast.operator) -> int:
     la, lb = K.level(a), K.level(b)
     lv = max(la, lb)
-    if (a | b) & SCALAR and min(la, lb) == NOT:
+    if (a | b) & SCALAR and (min(la, lb) == NOT or a & b & SCALAR):
         return lv | SCALAR | hostmem.joint(a, b)    # `idx + 1` is still a 0-d tensor
     if lv == NOT:
-        return NOT | ((a | b) & HOST) | _array_of(a, b)
+        array = _array_of(a, b)
+        bits = array and type(op) in (ast.BitAnd, ast.BitOr, ast.BitXor) and (a & b & BOOL)
+        return NOT | ((a | b) & HOST) | array | (BOOL if bits else 0)
     if lv == UNKNOWN and ((a | b) & HOST):
         return NOT | HOST
     flags = hostmem.joint(a, b)
@@ -405,6 +463,13 @@ def _positions_call(analyzer, node) -> bool:
         K.level(analyzer.kind(f.value)) >= UNKNOWN
 
 
+def _number(node) -> bool:
+    """A Python int or float literal (`0`, `-1`, `1e-3`)."""
+    if type(node) is ast.UnaryOp and type(node.op) in (ast.USub, ast.UAdd):
+        node = node.operand
+    return type(node) is ast.Constant and type(node.value) in (int, float)
+
+
 def _int_constants(node, n: int) -> bool:
     items = node.elts if type(node) is ast.Tuple else [node]
     return len(items) == n and all(
@@ -419,6 +484,10 @@ def _str_split(name: str, node: ast.Call) -> bool:
     args = node.args
     return (not args and all(k.arg in ("sep", "maxsplit") for k in node.keywords)) or \
         (bool(args) and type(args[0]) is ast.Constant and type(args[0].value) is str)
+
+
+def _is_none(node: ast.AST) -> bool:
+    return type(node) is ast.Constant and node.value is None
 
 
 def _is_non_numeric_literal(node: ast.AST) -> bool:

@@ -54,7 +54,7 @@ cpu cuda expand expand_as repeat tile flip fliplr flipud roll narrow select inde
 tril triu view_as reshape_as chunk split unbind movedim moveaxis swapaxes swapdims cat concat
 concatenate stack hstack vstack masked_fill masked_fill_ requires_grad_ pin_memory
 broadcast_to take take_along_dim diagonal diag squeeze_ unsqueeze_ to atleast_1d atleast_2d
-atleast_3d ravel rot90
+atleast_3d ravel rot90 as_tensor asarray
 """.split())
 # Tensor methods whose result is not a tensor; those producing host values from data apart.
 NOT_TENSOR_METHODS = frozenset("""
@@ -96,6 +96,13 @@ len range str repr isinstance issubclass hasattr getattr callable id hash type l
 set frozenset sorted enumerate zip map filter print format open iter next reversed vars dir
 """.split())
 SCALAR_BUILTINS = frozenset({"round", "abs", "min", "max", "sum", "pow", "divmod"})
+# Functions and methods that keep their tensor input's shape, so a 0-d tensor (SCALAR) stays
+# one: element-wise math and casts (`torch.floor(0.7 * t).to(torch.long)` of a timestep).
+SHAPE_PRESERVING = frozenset("""
+floor ceil round trunc frac abs neg negative sqrt rsqrt exp exp2 expm1 log log2 log10 log1p
+sigmoid tanh sin cos sign clamp clip clamp_min clamp_max square pow reciprocal
+to type type_as long int float double half bfloat16 short detach clone contiguous cpu cuda
+""".split())
 # ITEMS: a list, tuple or dict every item of which is a tensor (annotated `List[Tensor]`,
 # `Dict[str, Tensor]`, `Tuple[Tensor, ...]`, or built by a comprehension of tensors): an item
 # taken by subscript (`feats[0]`, `params["prob"]`) is a tensor.

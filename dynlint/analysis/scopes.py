@@ -22,6 +22,7 @@ in a comment may over-approximate reachability, which errs on the side of recall
 from __future__ import annotations
 
 import ast
+import sys
 import re
 
 from .steploops import calls_held, drives_model, step_spans, trains
@@ -99,7 +100,7 @@ class ClassInfo:
 
 class FunctionInfo:
     __slots__ = ("name", "qualname", "cls", "parent", "node", "role", "modelish", "top", "_refs",
-                 "_members", "drives", "steps")
+                 "_members", "drives", "steps", "unit")
 
     def __init__(self, name, qualname, cls, parent, node):
         self.name, self.qualname, self.cls, self.parent, self.node = name, qualname, cls, parent, node
@@ -107,6 +108,9 @@ class FunctionInfo:
         self.modelish = False
         # The module-level function this one is (or is nested in); None inside classes.
         self.top = self if parent is None and cls is None else (parent.top if parent else None)
+        # The outermost function holding this one (a module-level function or a method): what
+        # the cross-file step reaches and reports by its qualname (`f`, `Class.method`).
+        self.unit = self if parent is None else parent.unit
         self._refs = None
         self._members = None
         self.drives = False     # one of its loops feeds a model's outputs into the next step
@@ -169,12 +173,16 @@ class Scopes:
         self.logging_module: str | None = None  # the module's name when it is a logging module
         self.example_module: str | None = None  # the module's name when it is example code
         self.host_algorithms: set[int] = set()    # ids of functions cold as host algorithms
+        # ids of functions cold only for want of a caller that is not cold (and those `-> float`):
+        # being called from cold code is no evidence, so another file's model code reaching
+        # them (a base class's `forward` calling an overridden hook) makes them model code.
+        self.soft_cold: set[int] = set()
 
     def release(self) -> None:
         """Break the reference cycles (functions <-> classes <-> nested functions) so that the
         tree is freed by reference counting, not at the next cyclic collection."""
         for info in self.order:
-            info.node = info.parent = info.top = info.cls = info._refs = None
+            info.node = info.parent = info.top = info.unit = info.cls = info._refs = None
         for cls in self.classes.values():
             cls.methods = {}
 
@@ -305,19 +313,43 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
     if module_refs:
         exports["<module>"] = (False, frozenset(module_refs))
     model_refs: set[str] = set()
+    stored: dict[int, set] = {}
+    soft = scopes.soft_cold
     for f in scopes.order:
-        top_level = f.cls is None and f.parent is None
+        unit = f.parent is None         # a module-level function or a method
         if f.steps:         # a training step is an end: what it calls is no model code for it
-            if top_level:
-                exports[f.name] = (True, frozenset())
+            if unit:
+                exports[f.qualname] = (True, frozenset())
         elif f.role == Role.MODEL and (f.parent is None or f.parent.role != Role.MODEL):
-            refs = refs_of(f)
+            refs = refs_of(f) | _self_refs(f, lines, module, stored)
             model_refs |= refs
-            if top_level:
-                exports[f.name] = (True, frozenset(refs))
-        elif top_level and f.role == Role.NEUTRAL:
-            exports[f.name] = (False, frozenset(refs_of(f)))
+            if unit:
+                exports[f.qualname] = (True, frozenset(refs))
+        elif unit and (f.role == Role.NEUTRAL or id(f) in soft):
+            exports[f.qualname] = (False, frozenset(refs_of(f) | _self_refs(f, lines, module, stored)))
     return exports, frozenset(model_refs)
+
+
+# `self.x = ...` / `self.x: T = ...`: an attribute the class stores, no method it calls.
+_STORED_ATTR = re.compile(r"self\.(\w+)\s*(?::[^=\n]*)?=(?!=)")
+
+
+def _self_refs(f: FunctionInfo, lines: list[str], module: str, stored: dict) -> set:
+    """`module.Class.m` for each `self.m` a method names that its class does not store: the
+    cross-file step follows it to `m` of the class, of its bases, and to the overrides of `m`
+    in subclasses in other files (crossfile.Hierarchy)."""
+    cls = f.cls
+    if cls is None or f.parent is not None:
+        return set()
+    attrs = f.refs(lines)[1]
+    if not attrs:
+        return set()
+    held = stored.get(id(cls))
+    if held is None:
+        held = stored[id(cls)] = {a for ms in cls.methods.values() for m in ms for a in
+                                  _STORED_ATTR.findall("\n".join(lines[m.node.lineno - 1:m.node.end_lineno]))}
+    owner = f"{module}.{f.qualname.rpartition('.')[0]}"
+    return {f"{owner}.{a}" for a in attrs if a not in held and not a.startswith("__")}
 
 
 def class_facts(scopes: Scopes, module: str, is_package: bool):
@@ -338,6 +370,17 @@ def class_facts(scopes: Scopes, module: str, is_package: bool):
 
 
 _NOT_PROJECT = ("torch.", "typing.", "abc.", "enum.", "collections.", "numpy.", "dataclasses.")
+
+
+def project_imports(scopes: Scopes, module: str, is_package: bool) -> list:
+    """The absolute names the module imports (the libraries it surely uses left out): which
+    files may call into which (crossfile.settle gathers parameters' call sites by them)."""
+    return sorted({resolve_import(t, module, is_package) for t in scopes.imports.values()
+                   if not (t + ".").startswith(_NOT_PROJECT) and
+                   t.partition(".")[0] not in _STDLIB})
+
+
+_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ()))
 
 
 # Statements that hold no import, definition or block: most of a module, skipped at once.
@@ -436,13 +479,17 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
         parent_role = f.parent.role if f.parent is not None else Role.NEUTRAL
         if id(f) in model or parent_role == Role.MODEL:
             f.role = Role.MODEL
-        elif parent_role == Role.COLD or _COLD_FUNC.match(f.name) or (f.cls is not None and f.cls.cold) \
-                or _returns_float(f.node):
+        elif parent_role == Role.COLD or _COLD_FUNC.match(f.name) or (f.cls is not None and f.cls.cold):
             f.role = Role.COLD
+            if f.parent is not None and id(f.parent) in scopes.soft_cold:
+                scopes.soft_cold.add(id(f))
+        elif _returns_float(f.node):        # a heuristic: reachability from another file wins
+            f.role = Role.COLD
+            scopes.soft_cold.add(id(f))
         elif host_imports and _host_algorithm(f, scopes, lines):
             f.role = Role.COLD
             scopes.host_algorithms.add(id(f))
-    _spread_cold(order, graph)
+    _spread_cold(order, graph, scopes.soft_cold)
     if scopes.example_module is None:       # example scripts stay cold unless model code reaches them
         _mark_steps(order, lines)
     for f in order:
@@ -533,7 +580,7 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
     return f"its class `{cls.name}` is cold"
 
 
-def _spread_cold(order: list[FunctionInfo], graph: _CallGraph) -> None:
+def _spread_cold(order: list[FunctionInfo], graph: _CallGraph, soft: set) -> None:
     """A function that only cold code calls is cold (a helper `__init__` calls to build
     buffers runs once, at construction; a segment check only post-processing calls).
     A function nothing in the file calls stays in scope. Nested functions follow their
@@ -557,6 +604,7 @@ def _spread_cold(order: list[FunctionInfo], graph: _CallGraph) -> None:
                 cold = bool(ids) and all(by_id[c].role == Role.COLD for c in ids)
             if cold:
                 g.role = Role.COLD
+                soft.add(id(g))
                 changed = True
 
 
@@ -588,6 +636,27 @@ class _CallGraph:
                         self.held.setdefault(attr, []).extend(info.methods.get(name, ()))
         self._holds: dict[tuple, bool] = {}
         self._callees: dict[int, list[FunctionInfo]] = {}
+        # Subclasses in this file, by base name: `self.m(...)` in a base's method runs the
+        # overrides of `m` as well (a template method: `forward` calling `self.update()`).
+        self.children: dict[str, list[ClassInfo]] = {}
+        for cls in classes.values():
+            for base in cls.bases:
+                if base in classes and base != cls.name:
+                    self.children.setdefault(base, []).append(cls)
+        self._below: dict[str, list[ClassInfo]] = {}
+
+    def descendants(self, cls: ClassInfo) -> list[ClassInfo]:
+        out = self._below.get(cls.name)
+        if out is None:
+            out, seen, todo = [], {cls.name}, [cls.name]
+            while todo:
+                for child in self.children.get(todo.pop(), ()):
+                    if child.name not in seen:
+                        seen.add(child.name)
+                        out.append(child)
+                        todo.append(child.name)
+            self._below[cls.name] = out
+        return out
 
     def callees(self, f: FunctionInfo) -> list[FunctionInfo]:
         out = self._callees.get(id(f))
@@ -596,10 +665,14 @@ class _CallGraph:
         out = []
         names_here, attrs, _ = f.refs(self.lines)
         methods = self.methods
+        below = self.descendants(f.cls) if f.cls is not None and self.children else ()
         for attr in attrs:
             own = f.cls.methods.get(attr) if f.cls is not None else None
             out.extend(own if own is not None else methods.get(attr, ()))
             out.extend(self.held.get(attr, ()))
+            if own is not None:
+                for sub in below:
+                    out.extend(sub.methods.get(attr, ()))
         if methods:         # `x.m` may be any class's `m`, but not cold code by its own nature
             for member in f.members(self.lines):
                 if not member.startswith("__"):

@@ -11,11 +11,14 @@ when first seen) are walked again, at most twice. Only such functions pay for it
 from __future__ import annotations
 
 import ast
+import re
+import sys
+from types import SimpleNamespace
 
 from . import kinds as K
 from .annotations import annotation_kind
-from .attributes import held_classes
-from .kinds import BOOL, HOST, NOT, TENSOR, UNKNOWN
+from .attributes import held_classes, held_imported
+from .kinds import BOOL, HOST, NOT, PROBABLE, TENSOR, UNKNOWN
 from .scopes import resolve_import
 
 
@@ -30,6 +33,12 @@ class LocalCalls:
         self.parents: dict[int, object] = {}      # id(FunctionInfo) -> enclosing Frame
         self.infos: dict[int, object] = {}
         self.overrides: dict[int, dict] = {}      # parameters upgraded from call sites
+        self.called_as: dict[int, set] = {}       # id(FunctionInfo) -> names its calls used
+        # Calls into other files: absolute callee -> {calling function: [sites]} (exported);
+        # and what every other file's caller passes to this file's functions, as the project
+        # index gathered it (qualname -> sites; given in `external`, see CALLERS).
+        self.out_calls: dict = {}
+        self._incoming = None
         # Across files (the cross-file step, crossfile.settle): what calls into other files
         # return, by absolute name (`pkg.mod.func`, `pkg.mod.Class.method`), as the project
         # index learnt it; and the names whose result this walk needed and did not know.
@@ -72,6 +81,9 @@ class LocalCalls:
         if type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id == "self":
             cls = self._own_class()
             methods = self._method(cls, f.attr)[0] if cls is not None else None
+            if methods is None and cls is not None:
+                held = self._called(cls, f.attr)
+                return held[0] if len(held) == 1 else None
             return methods[0] if methods and len(methods) == 1 else None
         if type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id in scopes.classes:
             # `Class.static_method(...)` / `Class.class_method(...)` of a class of this file.
@@ -99,14 +111,49 @@ class LocalCalls:
         self.done.add(id(info))
 
     def note_call(self, node: ast.Call) -> None:
-        info = self.callee(node)
-        if info is None or any(type(a) is ast.Starred for a in node.args) or \
+        if any(type(a) is ast.Starred for a in node.args) or \
                 any(k.arg is None for k in node.keywords):
             return
+        f = node.func
+        name = f.id if type(f) is ast.Name else \
+            f.value.id if type(f.value) is ast.Name else None
+        target = self.a.imports.get(name) if name is not None else None
+        if target is not None and (target + ".").startswith(_OUTSIDE):
+            return                      # `F.relu(...)`, `torch.cat(...)`: no project code
+        info = self.callee(node)
+        infos = [info] if info is not None else self._held(node)
+        if not infos:
+            # A call into another file of the project: its site, for the callee's parameters
+            # (crossfile.settle gathers every file's sites per callee).
+            key = self.external_key(node)
+            if key is not None:
+                site = _portable(self._site(node))
+                if not any(maybe_mask(k) for k in [*site[0], *site[1].values()]):
+                    site = 0            # it can only say "no mask here" (the common case)
+                elif type(f) is ast.Attribute and type(f.value) is ast.Name and \
+                        f.value.id in self.a.imports:
+                    site.append(1)      # `Class.method(obj, ...)` would pass the instance first
+                per = self.out_calls.setdefault(key, {}).setdefault(self._asking(), [])
+                if site not in per:
+                    per.append(site)
+            return
+        site = self._site(node)
+        called = node.func.id if type(node.func) is ast.Name else node.func.attr
+        for info in infos:      # a call that may run any of them: each gets the site
+            self.sites.setdefault(id(info), []).append(site)
+            self.infos[id(info)] = info
+            self.called_as.setdefault(id(info), set()).add(called)
+
+    def _site(self, node: ast.Call):
         kind = self._passed
-        self.sites.setdefault(id(info), []).append(
-            ([kind(a) for a in node.args], {k.arg: kind(k.value) for k in node.keywords}))
-        self.infos[id(info)] = info
+        return [kind(a) for a in node.args], {k.arg: kind(k.value) for k in node.keywords}
+
+    def _asking(self) -> str:
+        """The module-level function (or method) whose walk is at the current node."""
+        info = self.a.frame_info()
+        while info is not None and info.parent is not None:
+            info = info.parent
+        return info.qualname if info is not None else "<module>"
 
     def _passed(self, arg):
         """Kind of an argument; a tuple literal (`(left, n_extra)`) item by item."""
@@ -126,6 +173,11 @@ class LocalCalls:
                       for e in value.elts)
         else:
             k = self.a.kind(value)
+            if type(value) in (ast.Call, ast.Name):
+                # `return self._forward(...)`: the tuple the callee returns, item by item.
+                items = self.a._items_of(value)
+                if type(items) is tuple:
+                    k = items
         self.returns.setdefault(id(info), []).append(k)
 
     def result(self, node: ast.Call):
@@ -140,11 +192,9 @@ class LocalCalls:
             key = self.external_key(node)
             if key is None:
                 return None
-            asking = self.a.frame_info()
-            while asking is not None and asking.parent is not None:
-                asking = asking.parent
-            if asking is not None:
-                self.demands.setdefault(key, set()).add(asking.qualname)
+            asking = self._asking()
+            if asking != "<module>":
+                self.demands.setdefault(key, set()).add(asking)
             return self._plain(self.external.get(key), node)
         ann = info.node.returns
         if ann is not None:
@@ -190,6 +240,12 @@ class LocalCalls:
         method of the caller's class stores in `self.x` (`self.decoder = GreedyDecoder(...)`
         in one branch, `BeamSearchDecoder(...)` in another)."""
         f = node.func
+        if type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id == "self":
+            # `self.loss(...)`: the instance held is called (`__call__`, or a module's forward).
+            cls = self._own_class()
+            if cls is None or self._method(cls, f.attr)[0]:
+                return []
+            return self._called(cls, f.attr)
         if type(f) is not ast.Attribute or type(f.value) is not ast.Attribute or \
                 type(f.value.value) is not ast.Name or f.value.value.id != "self":
             return []
@@ -201,6 +257,17 @@ class LocalCalls:
             methods = self._method(held, f.attr)[0]
             if not methods or len(methods) != 1:
                 return []               # one class we cannot follow: no claim
+            out.append(methods[0])
+        return out
+
+    def _called(self, cls, attr: str) -> list:
+        """What calling the instances `cls` holds in `self.attr` runs: each class's
+        `__call__`, or `forward` where it has none (an `nn.Module`); [] if one has neither."""
+        out = []
+        for held in held_classes(self.a, cls, attr):
+            methods = self._method(held, "__call__")[0] or self._method(held, "forward")[0]
+            if not methods or len(methods) != 1:
+                return []
             out.append(methods[0])
         return out
 
@@ -226,12 +293,24 @@ class LocalCalls:
             name = f.value.id
             if name == "self":
                 cls = self._own_class()
-                outside = self._method(cls, f.attr)[1] if cls is not None else None
-                if outside is not None:         # already resolved by the imports
+                found, outside = self._method(cls, f.attr) if cls is not None else (None, None)
+                held = held_imported(a, cls, f.attr) if cls is not None and not found else ()
+                if len(held) == 1:
+                    # `self.assigner(...)` holding an instance of a class of another file:
+                    # its `__call__` (the index falls back to an `nn.Module`'s `forward`).
+                    target = held[0] + ".__call__"
+                elif outside is not None:       # already resolved by the imports
                     target = outside + "." + f.attr
             elif name in a.imports:
                 target = a.imports[name] + "." + f.attr
-        if target is None or target.startswith(_OUTSIDE):
+        elif type(f) is ast.Attribute and type(f.value) is ast.Attribute and \
+                type(f.value.value) is ast.Name and f.value.value.id == "self":
+            cls = self._own_class()
+            held = held_imported(a, cls, f.value.attr) if cls is not None else ()
+            if len(held) == 1:                  # `self.matcher.assign(...)`
+                target = held[0] + "." + f.attr
+        if target is None or target.startswith(_OUTSIDE) or \
+                target.partition(".")[0] in _STDLIB:
             return None
         found = self._keys.get(target)
         if found is None:
@@ -250,18 +329,67 @@ class LocalCalls:
             if not returns or not any(type(k) is tuple or k & _FLAGS for k in returns):
                 continue
             info = self.infos.get(fid)
-            if info is None or info.parent is not None or \
-                    (info.cls is not None and "." in info.qualname[:-len(info.name) - 1]):
+            if info is None or not _exportable(info):
                 continue
             summary = fold(returns)
             if summary is not None and _strong(summary):
                 out[info.qualname] = summary
         return out
 
+    def opens(self) -> dict:
+        """Functions other files may call whose parameters their callers could still teach
+        something worth a finding: a parameter known (or probably) a tensor, not known a bool
+        mask, that the function uses as an index (`x[p]`, `x[:, p]`). qualname -> [name,
+        position among the positional parameters after `self` (-1: keyword-only)]."""
+        used = None
+        out = {}
+        for fid in self.done:
+            info = self.infos.get(fid)
+            bound = self.params.get(fid)
+            if info is None or not bound or not _exportable(info):
+                continue
+            if used is None:
+                used = set(_INDEXED.findall("\n".join(self.a.lines)))
+                used = {n for pair in used for n in pair if n}
+                if not used:
+                    return out
+            over = self.overrides.get(fid, {})
+            args = info.node.args
+            positional = [a.arg for a in args.posonlyargs + args.args]
+            if info.cls is not None and positional and positional[0] in ("self", "cls"):
+                positional = positional[1:]
+            names = [[p, positional.index(p) if p in positional else -1]
+                     for p, k in bound.items() if p in used and p not in ("self", "cls")
+                     and type(over.get(p, k)) is int and K.level(over.get(p, k)) >= PROBABLE
+                     and not over.get(p, k) & (BOOL | HOST)]
+            if names:
+                out[info.qualname] = sorted(names)
+        return out
+
+    def _take_incoming(self) -> dict:
+        """The sites other files' callers pass (once per walk): qualname -> sites."""
+        if self._incoming is not None:
+            return {}
+        self._incoming = {k[len(CALLERS):]: v for k, v in self.external.items()
+                          if k.startswith(CALLERS)}
+        return self._incoming
+
     # -- after the walk ------------------------------------------------------------------------
     def to_revisit(self) -> list:
         """(function, enclosing frame) pairs worth a second walk."""
         todo: dict[int, object] = {}
+        incoming = self._take_incoming()
+        if incoming:
+            # Every caller counts: this file's and the other files'.
+            for f in self.a.scopes.order:
+                extra = incoming.get(f.qualname)
+                if extra and id(f) in self.parents:
+                    bound = f.cls is not None and not any(
+                        type(d) is ast.Name and d.id == "staticmethod"
+                        for d in f.node.decorator_list)
+                    self.sites[id(f)] = self.sites.get(id(f), []) + \
+                        [_local_site(site, bound) for site in extra]
+                    self.infos[id(f)] = f
         for callee_id, callers in self.waiting.items():
             summary = fold(self.returns.get(callee_id, []))
             if summary is not None and _has_tensor(summary):
@@ -269,12 +397,40 @@ class LocalCalls:
                     todo[c] = self.infos[c]
         self.waiting = {}
         for fid, sites in self.sites.items():
+            if not self._all_callers_walked(self.infos[fid], self.called_as.get(fid, ())):
+                continue
             upgrades = self._upgrades(self.infos[fid], sites)
             if upgrades:
                 self.overrides.setdefault(fid, {}).update(upgrades)
                 todo[fid] = self.infos[fid]
         self.sites = {}
-        return [(i, self.parents[id(i)]) for i in todo.values() if id(i) in self.params]
+        return [(i, self.parents[id(i)]) for i in todo.values() if id(i) in self.parents]
+
+    def _all_callers_walked(self, info, names) -> bool:
+        """Whether every function of the file that may call `info` by one of `names` was
+        walked: a walk again walks only some (`only`, crossfile.py), and a parameter's claim
+        needs every caller's site. A method of a class where `self.name` runs something else
+        is no caller. (Functions of skipped roles never count, in the first walk either.)"""
+        a = self.a
+        if a.only is None:
+            return True
+        static = info.cls is None or any(type(d) is ast.Name and d.id in ("staticmethod",
+                                                                        "classmethod")
+                                         for d in info.node.decorator_list)
+        for f in a.scopes.order:
+            if f.parent is not None or f.qualname in a.only or \
+                    (f.role in a.skip_roles and id(f) not in a._unskipped):
+                continue
+            mentioned = names & f.refs(a.lines)[0]
+            if not mentioned:
+                continue
+            if static or f.cls is None:
+                return False
+            for name in mentioned:
+                runs = self._method(f.cls, name)[0] or self._called(f.cls, name)
+                if info in runs:
+                    return False
+        return True
 
     def _upgrades(self, info, sites) -> dict:
         args = info.node.args
@@ -282,6 +438,12 @@ class LocalCalls:
         if info.cls is not None and positional and positional[0] in ("self", "cls"):
             positional = positional[1:]
         bound = self.params.get(id(info))
+        if bound is None and id(info) in self.parents:
+            # Not walked yet (a walk again walks only the functions that asked, crossfile.py):
+            # its parameters as a walk would bind them.
+            frame = SimpleNamespace(env={}, modelish=info.modelish)
+            self.a._bind_params(frame, args, is_method=info.cls is not None)
+            bound = frame.env
         if not bound:
             return {}
         out = {}
@@ -308,9 +470,48 @@ class LocalCalls:
             if all(K.level(k) == TENSOR and not k & HOST for k in passed) and K.level(now) < TENSOR:
                 out[name] = TENSOR | (BOOL if all(k & BOOL for k in passed) else 0) | \
                     (K.CPU if all(k & K.CPU for k in passed) else 0)
+            elif K.level(now) == TENSOR and not now & (BOOL | HOST) and \
+                    all(K.level(k) != NOT and k & BOOL and not k & HOST for k in passed):
+                # Annotated `Tensor` (or known a tensor otherwise), and every caller passes a
+                # bool mask: the dtype the annotation does not say (`masked(x, type == i)`;
+                # a comparison is a bool mask if it compares tensors, as the annotation says).
+                out[name] = now | BOOL
             elif all(k & HOST for k in passed) and not now & HOST:
                 out[name] = NOT | HOST
         return out
+
+
+CALLERS = "(callers)"     # prefix of the `external` entries that carry other files' sites
+# A name used as an index: `x[p]`, `x[p, ...]`, `x[..., p]` (a cheap text gate for `opens`).
+_INDEXED = re.compile(r"[\w)\]]\[\s*(\w+)\s*[\],]|[\w)\]]\[[^\[\]\n]*,\s*(\w+)\s*\]")
+
+
+def _exportable(info) -> bool:
+    """A module-level function or a method of a module-level class: other files can name it."""
+    return info.parent is None and (info.cls is None or
+                                    "." not in info.qualname[:-len(info.name) - 1])
+
+
+def maybe_mask(kind) -> bool:
+    """A bool mask, or a comparison (a mask if it compares tensors)."""
+    return type(kind) is int and K.level(kind) != NOT and bool(kind & BOOL) and not kind & HOST
+
+
+def _portable(site):
+    """A site as JSON keeps it (lists for tuples), so cached and fresh sites compare equal."""
+    pos, kw = site
+    return [[list(k) if type(k) is tuple else k for k in pos],
+            {n: list(k) if type(k) is tuple else k for n, k in sorted(kw.items())}]
+
+
+def _local_site(site, bound: bool):
+    """A site as `_upgrades` reads it; for a method (`bound`), a call through its class
+    (`Class.method(obj, ...)`, marked by the caller) passes the instance first."""
+    pos, kw = site[0], site[1]
+    if bound and len(site) > 2 and pos:
+        pos = pos[1:]
+    return ([tuple(k) if type(k) is list else k for k in pos],
+            {n: tuple(k) if type(k) is list else k for n, k in kw.items()})
 
 
 def fold(kinds: list, any_of: bool = False):
@@ -320,6 +521,10 @@ def fold(kinds: list, any_of: bool = False):
     if not kinds:
         return None
     join = _join_any if any_of else _join
+    if not any_of and any(type(k) is tuple for k in kinds):
+        # A container of tensors whose items are not tracked (`tuple(x.new_empty(...) for x
+        # in result)` on a retry path) makes no claim about the items, as `return None`.
+        kinds = [k for k in kinds if type(k) is tuple or not k & K.ITEMS]
     if all(type(k) is tuple for k in kinds) and len({len(k) for k in kinds}) == 1:
         return tuple(join(col) for col in zip(*kinds))
     if any(type(k) is tuple for k in kinds):
@@ -346,6 +551,7 @@ def _strong(summary) -> bool:
 
 
 _FLAGS = BOOL | HOST
+_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ()))
 # Imports whose calls kinds.py reads already (or that are no project code).
 _OUTSIDE = ("torch.", "numpy.", "np.", "pandas.", "typing.", "math.", "collections.")
 

@@ -35,7 +35,7 @@ class Frame:
         self.env: dict[str, int] = {}
         self.modelish = False        # unannotated parameters are probably tensors
         self.role = Role.NEUTRAL
-        self.top = None              # scopes.FunctionInfo of the enclosing module-level function
+        self.top = None              # scopes.FunctionInfo of the enclosing function or method (its `unit`)
         self.info = None             # scopes.FunctionInfo of this function
         self.tuples: dict = {}       # name -> kinds of the items of a tuple it holds
 
@@ -120,9 +120,15 @@ class Analyzer(KindInference):
             f = node.func
             # Only calls that can reach this file's own functions feed the call summaries.
             # (`Class.static_method(...)` of a class of this file included.)
-            if (type(f) is ast.Name and f.id in self.scopes.module_functions) or \
-                    (type(f) is ast.Attribute and type(f.value) is ast.Name and
-                     (f.value.id == "self" or f.value.id in self.scopes.classes)):
+            # Calls into other files too (imported names, `self.x.m(...)`): their sites.
+            if (type(f) is ast.Name and (f.id in self.scopes.module_functions or
+                                         f.id in self.imports)) or \
+                    (type(f) is ast.Attribute and
+                     ((type(f.value) is ast.Name and
+                       (f.value.id == "self" or f.value.id in self.scopes.classes or
+                        f.value.id in self.imports)) or
+                      (type(f.value) is ast.Attribute and type(f.value.value) is ast.Name and
+                       f.value.value.id == "self"))):
                 self.calls.note_call(node)
         elif t is ast.FormattedValue:
             self.positions[id(node.value)] = "formatted"
@@ -267,17 +273,43 @@ class Analyzer(KindInference):
         self.visit_all(node.body)
 
     def _comp(self, node) -> None:
-        for gen in node.generators:
-            self.child(gen.iter)
-            self.bind_iteration(gen.target, gen.iter)
-            for cond in gen.ifs:
-                self.positions[id(cond)] = "truth_test"
-                self.child(cond)
-        if type(node) is ast.DictComp:
-            self.child(node.key)
-            self.child(node.value)
-        else:
-            self.child(node.elt)
+        with self.comprehension(node, walk=True):
+            if type(node) is ast.DictComp:
+                self.child(node.key)
+                self.child(node.value)
+            else:
+                self.child(node.elt)
+
+    @contextmanager
+    def comprehension(self, node, walk: bool = False):
+        """Inside, a comprehension's targets hold its items; afterwards what they held before
+        (Python 3 gives a comprehension its own scope). Kind inference enters one too when
+        asked about a comprehension the walk has not reached yet (`sum(float(t) for t in x)`
+        is asked about at the call): the items' kinds it keeps are read with the targets
+        bound, as the walk will see them."""
+        env, tuples = self.frame.env, self.frame.tuples
+        saved = {n.id: (env.get(n.id), tuples.get(n.id)) for gen in node.generators
+                 for n in ast.walk(gen.target) if type(n) is ast.Name}
+        try:
+            for gen in node.generators:
+                if walk:
+                    self.child(gen.iter)
+                self.bind_iteration(gen.target, gen.iter)
+                if walk:
+                    for cond in gen.ifs:
+                        self.positions[id(cond)] = "truth_test"
+                        self.child(cond)
+            yield
+        finally:
+            for name, (k, items) in saved.items():
+                if k is None:
+                    env.pop(name, None)
+                else:
+                    env[name] = k
+                if items is None:
+                    tuples.pop(name, None)
+                else:
+                    tuples[name] = items
 
     def _if(self, node: ast.If) -> None:
         if id(node) in self.scopes.main_guards:
@@ -292,8 +324,9 @@ class Analyzer(KindInference):
             self.child(node.test)
             self._narrowed_block(narrowing.facts(self, node.test, True), node.body)
             mid = dict(self.frame.env)
-            self._narrowed_block(narrowing.facts(self, node.test, False), node.orelse)
+            self._else_block(pre, mid, node)
             self._join_tensor_paths(pre, mid, node)
+            self._join_optional_paths(pre, mid, node)
             # A name the `else` binds holds, on the other path, what the body left in it; one
             # only the body binds holds what it held before the `if`.
             if _holds_host(self.frame.env):
@@ -329,6 +362,47 @@ class Analyzer(KindInference):
                 if _is_tensor(t) and _is_number(other):
                     env[name] = t
                     break
+
+    def _else_block(self, pre: dict, mid: dict, node: ast.If) -> None:
+        """The `else` runs instead of the body: a name the body sets to `None` holds inside
+        it what it held before the `if` (`m = None` in the body must not make the `else`'s
+        `torch.where(m.any(), m, ...)` read None). Other names keep the body's binding, as
+        everywhere in the walk (in a loop, an earlier iteration's body did bind them). After
+        the `else`, a name it does not rebind keeps the body's `None` (see
+        `_join_optional_paths`)."""
+        facts = narrowing.facts(self, node.test, False)
+        env = self.frame.env
+        nones = [n for n in _stored_names(node.body) if n in pre and "." not in n and
+                 _binds_none(node.body, n)] if node.orelse else ()
+        for name in nones:
+            env[name] = pre[name]
+        self._narrowed_block(facts, node.orelse)
+        rebound = _stored_names(node.orelse) if nones else ()
+        for name in nones:
+            if name not in rebound:
+                env[name] = mid[name]
+
+    def _join_optional_paths(self, pre: dict, mid: dict, node: ast.If) -> None:
+        """A name set to `None` on one path of an `if` and holding a tensor on the other
+        (`m = t.ne(pad)`, then `if tpu: m = None`) is an optional tensor: code after the `if`
+        that indexes with it runs on the path that holds the tensor, whatever the other path
+        does, so it keeps the tensor's kind (the walk would otherwise keep `None`)."""
+        if _ends(node.body) or _ends(node.orelse):
+            return
+        env = self.frame.env
+        in_body, in_else = _stored_names(node.body), _stored_names(node.orelse)
+        for name in in_body | in_else:
+            if "." in name or _maybe_tensor(env.get(name)):
+                continue
+            paths = ((mid.get(name), _binds_none(node.body, name)) if name in in_body else
+                     (pre.get(name), False),
+                     (env.get(name), _binds_none(node.orelse, name)) if name in in_else else
+                     (pre.get(name), False))
+            (a, a_none), (b, b_none) = paths
+            if a_none and _maybe_tensor(b):
+                env[name] = b
+            elif b_none and _maybe_tensor(a):
+                env[name] = a
 
     def _narrowed_block(self, facts: dict, stmts) -> None:
         if not facts:
@@ -397,16 +471,17 @@ class Analyzer(KindInference):
         self.visit_all([d for d in args.defaults + args.kw_defaults if d is not None])
         self.frame.env[node.name] = NOT
         info = self.scopes.functions[id(node)]
-        if (info.role in self.skip_roles and id(info) not in self._unskipped) or \
-                (self.only is not None and info.parent is None and info.qualname not in self.only):
+        if info.role in self.skip_roles and id(info) not in self._unskipped:
             return
-        self.calls.met(info, self.frame)
+        self.calls.met(info, self.frame)    # (walked later if its callers teach it something)
+        if self.only is not None and info.parent is None and info.qualname not in self.only:
+            return
         self._walk_function(info, self.frame)
 
     def _walk_function(self, info, parent: Frame) -> None:
         node = info.node
         frame = Frame(node.name, info.qualname, parent, cls=info.cls, node=node)
-        frame.role, frame.modelish, frame.top, frame.info = info.role, info.modelish, info.top, info
+        frame.role, frame.modelish, frame.top, frame.info = info.role, info.modelish, info.unit, info
         self._bind_params(frame, node.args, is_method=info.cls is not None)
         for name, k in self.calls.enter(info, frame.env).items():
             if type(k) is tuple:            # a tuple every caller passes: its items' kinds
@@ -628,11 +703,14 @@ def _holds_host(env: dict) -> bool:
 
 def _stored_names(stmts) -> set:
     """Names (and `name.attr` keys) bound in `stmts` (nested functions and classes included:
-    over-approximating only drops host facts)."""
+    over-approximating only drops host facts); a comprehension's targets are its own."""
     out = set()
     for st in stmts:
+        own = set()
         for n in ast.walk(st):
-            if type(n) is ast.Name and type(n.ctx) is not ast.Load:
+            if type(n) is ast.comprehension:
+                own.update(id(t) for t in ast.walk(n.target))
+            elif type(n) is ast.Name and type(n.ctx) is not ast.Load and id(n) not in own:
                 out.add(n.id)
             elif type(n) is ast.Attribute and type(n.ctx) is not ast.Load and \
                     type(n.value) is ast.Name:
@@ -640,8 +718,22 @@ def _stored_names(stmts) -> set:
     return out
 
 
+def _binds_none(stmts, name: str) -> bool:
+    """The last statement of `stmts` that binds `name` is `name = None`."""
+    for st in reversed(stmts):
+        if name in _stored_names([st]):
+            return type(st) is ast.Assign and len(st.targets) == 1 and \
+                type(st.targets[0]) is ast.Name and type(st.value) is ast.Constant and \
+                st.value.value is None
+    return False
+
+
 def _is_tensor(k) -> bool:
     return k is not None and K.level(k) == TENSOR and not k & HOST
+
+
+def _maybe_tensor(k) -> bool:
+    return k is not None and K.level(k) >= PROBABLE and not k & HOST
 
 
 def _is_number(k) -> bool:
@@ -668,6 +760,8 @@ def _unpacked(k: int) -> int:
         return NOT
     if k & HOST:
         return NOT | HOST
+    if k & K.ARRAY:
+        return NOT | K.ARRAY            # rows of a numpy array are numpy arrays
     lv = K.level(k)
     return lv | (k & (BOOL | K.CPU)) if lv >= PROBABLE else UNKNOWN
 

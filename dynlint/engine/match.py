@@ -45,10 +45,17 @@ class FileFacts:
                                                      # -> the functions that asked
     classes: dict = field(default_factory=dict)      # class -> [absolute bases, method names]
     aliases: dict = field(default_factory=dict)      # a package's re-exports: name -> absolute
+    # For parameters across files: the calls this file makes into others (absolute callee ->
+    # {calling function: [sites]}), its functions whose parameters callers could teach
+    # (qualname -> names), and the absolute names it imports (who may call whom).
+    calls: dict = field(default_factory=dict)
+    opens: dict = field(default_factory=dict)
+    imports: list = field(default_factory=list)
     origin: str | None = None                        # the file (not cached)
 
     def summarises(self) -> bool:
-        return bool(self.returns or self.demands or self.classes or self.aliases)
+        return bool(self.returns or self.demands or self.classes or self.aliases or
+                    self.calls or self.opens or self.imports)
 
 
 def _callee_key(func, imports) -> str | None:
@@ -235,17 +242,19 @@ class Engine:
             analyzer.hooks[ast.Call] = on_call
         analyzer.position_hooks = {p: typed(e) for p, e in index.positioned.items()}
         if analyzer.skip_roles:
-            analyzer.walk_anyway = self._walk_anyway
+            analyzer.walk_anyway = self._walk_anyway_collect if collect else self._walk_anyway
         analyzer.run(tree, lines)
         noqa = noqa_lib.scan(source, tree=tree)
         findings = self._finish([c for c in candidates if c.conditional is None], source, lines,
                                 path, noqa)
         if collect:
-            from ..analysis.scopes import class_facts, cross_file_facts
+            from ..analysis.scopes import class_facts, cross_file_facts, project_imports
             facts.exports, facts.model_refs = cross_file_facts(analyzer.scopes, lines, module, is_package)
             facts.classes, facts.aliases = class_facts(analyzer.scopes, module, is_package)
             facts.returns = analyzer.calls.exported()
             facts.demands = {k: sorted(v) for k, v in sorted(analyzer.calls.demands.items())}
+            facts.calls, facts.opens = analyzer.calls.out_calls, analyzer.calls.opens()
+            facts.imports = project_imports(analyzer.scopes, module, is_package)
             pending = [c for c in candidates if c.conditional is not None]
             if pending:
                 facts.conditional = self._conditional(pending, source, lines, path, noqa)
@@ -262,11 +271,13 @@ class Engine:
         facts = FileFacts(module)
         if not self.rules or not self.may_match(source):
             return facts
-        from ..analysis.scopes import class_facts, cross_file_facts, index_module
+        from ..analysis.scopes import (class_facts, cross_file_facts, index_module,
+                                       project_imports)
         lines = split_lines(source)
         scopes = index_module(tree, lines, module=module)
         facts.exports, facts.model_refs = cross_file_facts(scopes, lines, module, is_package)
         facts.classes, facts.aliases = class_facts(scopes, module, is_package)
+        facts.imports = project_imports(scopes, module, is_package)
         scopes.release()
         return facts
 
@@ -321,6 +332,21 @@ class Engine:
             keep.update(analyzer.scopes.main_guards)      # rare; what they define is walked
         return keep
 
+    def _walk_anyway_collect(self, analyzer) -> set:
+        """Collecting for the cross-file step also walks the functions cold for want of a
+        caller (scopes.Scopes.soft_cold), whose findings another file's model code may
+        report, when some rule limited to model code is enabled."""
+        keep = self._walk_anyway(analyzer)
+        if Role.COLD in analyzer.skip_roles and Role.NEUTRAL not in self._skip_roles_collect:
+            soft = analyzer.scopes.soft_cold
+            for info in analyzer.scopes.order:
+                if id(info) in soft:
+                    f = info
+                    while f is not None and id(f) not in keep:
+                        keep.add(id(f))
+                        f = f.parent
+        return keep
+
     def _conditional(self, pending, source, lines, path, noqa):
         out, seen = [], set()
         for c in pending:
@@ -337,11 +363,28 @@ class Engine:
         role = frame.role
         if role is Role.NEUTRAL and analyzer.scopes.example_module is not None:
             role = None     # example code is no library: only model code reaching it counts
+        if role is Role.COLD and collect and frame.top is not None and Role.MODEL in roles \
+                and id(frame.info or frame.top) in analyzer.scopes.soft_cold:
+            # Cold only for want of a caller that is not cold: what rules find here as cold
+            # code is reported; what they would find as model code is kept aside, in case
+            # another file's model code reaches it (being called from cold code is no
+            # evidence either way). Its own memo: the answers differ as model code.
+            n = len(out)
+            if role in roles:
+                self._match(entry, node, analyzer, matcher, out, collect, memo, None)
+            if len(out) == n:
+                self._match(entry, node, analyzer, matcher, out, collect, {}, frame.top.qualname)
+            return
         if role not in roles:
             if not (collect and frame.role == Role.NEUTRAL and frame.top is not None
                     and Role.MODEL in roles):
                 return
-            conditional = frame.top.name
+            conditional = frame.top.qualname
+        self._match(entry, node, analyzer, matcher, out, collect, memo, conditional)
+
+    def _match(self, entry, node, analyzer, matcher, out, collect, memo, conditional) -> None:
+        rule, spec, pat, _ = entry
+        frame = analyzer.frame
         binds = matcher.match(pat, node)
         if binds is None:
             return
@@ -370,7 +413,7 @@ class Engine:
             # The same finding, `certain` if another file's model code reaches this function.
             reached = MatchContext(analyzer, node, binds, parent, frame, True)
             reached.weak = ctx.weak
-            out.append(_Candidate(rule, spec, node, binds, reached, fix, frame.top.name))
+            out.append(_Candidate(rule, spec, node, binds, reached, fix, frame.top.qualname))
 
     def _unused_findings(self, noqa, lines, path) -> list[Finding]:
         """DYN100: codes of this tool in `# noqa` comments that suppressed nothing."""
@@ -395,7 +438,9 @@ class Engine:
             return []
         seen = set()
         findings = []
-        for c in candidates:
+        # One finding per (code, line, column): where a second walk (callers taught a
+        # parameter's kind) proves what names only suggested in the first, the proof wins.
+        for c in sorted(candidates, key=lambda c: c.ctx.weak or c.ctx.library):
             rule = c.rule
             target = c.binds.get(c.spec.report) if c.spec.report else c.node
             line, col, end_line, end_col = _report_span(target, lines)

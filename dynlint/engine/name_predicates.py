@@ -119,12 +119,41 @@ def _bool_use(n, name: str) -> bool:
     return False
 
 
+_TYPED_TENSOR = re.compile(r"\w+Tensor\b")
+
+
+def _tensor_parameter(ctx, item) -> bool:
+    """`item` is a parameter annotated a plain `Tensor` (`mask_m: torch.Tensor`, optional or
+    not) that its function never rebinds: the annotation says tensor, not which dtype, so the
+    name may still tell (`LongTensor` and the like say the dtype: no). An item or slice of
+    one (`padding_mask[:, 1:]`) has its dtype."""
+    item = _root(item)[0]
+    if type(item) is not ast.Name:
+        return False
+    frame = _function_of(ctx)
+    if frame is None:
+        return False
+    cache = ctx.analyzer.__dict__.setdefault("_binding_cache", {})
+    key = ("tensor_param", id(frame.node), item.id)
+    if key not in cache:
+        args = frame.node.args
+        arg = next((a for a in args.posonlyargs + args.args + args.kwonlyargs
+                    if a.arg == item.id), None)
+        text = ast.unparse(arg.annotation) if arg is not None and arg.annotation else ""
+        cache[key] = bool(re.search(r"\bTensor\b", text)) and not _TYPED_TENSOR.search(text) \
+            and not any(type(n) is ast.Name and n.id == item.id and type(n.ctx) is not ast.Load
+                        for st in frame.node.body for n in ast.walk(st))
+    return cache[key]
+
+
 def _mask_by_name(ctx, item) -> bool:
     if type(item) in (ast.Slice, ast.Constant) or type(item) is ast.Starred:
         return False
     k = ctx.kind(item)
-    if k & (BOOL | K.HOST | K.SHAPE | K.ARRAY) or K.level(k) not in (UNKNOWN, PROBABLE):
+    if k & (BOOL | K.HOST | K.SHAPE | K.ARRAY):
         return False                      # the code says what it is: not for names to say
+    if K.level(k) not in (UNKNOWN, PROBABLE) and not _tensor_parameter(ctx, item):
+        return False
     node, name = _root(item)
     if node is None:
         return False

@@ -208,6 +208,10 @@ def _is_mask(ctx, node, sub) -> bool:
         # Elementwise comparison of values of unknown type, kept (`(iou <= t).flatten()`),
         # indexing a tensor: a bool array or tensor selects either way.
         return True
+    if sub is not None and k & BOOL and K.level(k) == K.NOT and type(node) is not ast.Compare \
+            and K.level(ctx.kind(sub.value)) >= PROBABLE:
+        # A list of Python bools or a numpy bool array indexing a tensor selects as a mask.
+        return True
     if sub is not None and K.level(k) >= UNKNOWN and _bool_by_dtype_test(ctx, node):
         return True
     if sub is None:
@@ -323,6 +327,12 @@ def literal(ctx, node):
 
 
 @predicate()
+def string_literal(ctx, node):
+    """A string literal or an f-string (the template of `"..." % x` or `"...".format(x)`)."""
+    return type(node) is ast.JoinedStr or type(node) is ast.Constant and type(node.value) is str
+
+
+@predicate()
 def negative_literal(ctx, node):
     """A negated number literal (`-1`): the "infer it" value of arguments such as `num_classes`."""
     return type(node) is ast.UnaryOp and type(node.op) is ast.USub and \
@@ -421,6 +431,12 @@ def tensor_element(ctx, node):
     if K.level(k) < TENSOR:
         ctx.weak = True
     return True
+
+
+@predicate()
+def tensor_items(ctx, node):
+    """A generator or list comprehension whose items are tensors (`m.any() for m in masks`): a builtin that truth-tests or compares the items (`any`, `all`, `min`, `max`) reads each one on the host."""
+    return type(node) in (ast.GeneratorExp, ast.ListComp) and bool(ctx.kind(node) & K.ITEMS)
 
 
 @predicate()
@@ -846,7 +862,7 @@ def in_step_code(ctx, node):
 @predicate()
 def in_cold_code(ctx, node):
     """Inside code that never runs inside the model graph and is not called from it: `__init__`, weight initialisation, training/eval loops, data preparation, tests, module level under `if __name__ == "__main__"`, class bodies."""
-    return ctx.frame.role == Role.COLD or ctx.frame.kind in ("class", "main") or outside_step(ctx, node) \
+    return (ctx.frame.role == Role.COLD and not ctx.assume_model) or ctx.frame.kind in ("class", "main") or outside_step(ctx, node) \
         or _outside_training_step(ctx, node)
 
 

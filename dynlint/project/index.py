@@ -21,7 +21,10 @@ class Index:
         self.aliases: dict = {}
         self.modules: set = set()
         self._answers: dict = {}    # lookup's answers until a file's summaries change
-        for facts in all_facts:
+        self._all = list(all_facts)  # every file of the project (their imports do not change)
+        self._importers = None
+        self._defined: dict = {}    # definition's and importers' answers (they never change)
+        for facts in self._all:
             module = facts.module
             self.modules.add(module)
             for name, kind in facts.returns.items():
@@ -54,6 +57,11 @@ class Index:
         if found is not None or depth > _DEPTH:
             return found
         owner, _, attr = key.rpartition(".")
+        if attr == "__call__" and not self._defines(owner, attr):
+            # Calling an instance of a class that defines no `__call__` in the project: an
+            # `nn.Module`, whose `__call__` runs `forward`. (A class deriving from no class
+            # of the project has no entry: its `__call__` would have answered above.)
+            return self.lookup(owner + ".forward", depth + 1)
         entry = self.classes.get(owner)
         if entry is not None:
             bases, methods = entry
@@ -68,6 +76,66 @@ class Index:
         # `pkg.Name...` where the package's `__init__` imports `Name` from elsewhere.
         target = reexported(key, self.aliases)
         return None if target is None else self.lookup(target, depth + 1)
+
+    def _defines(self, owner: str, attr: str, depth: int = 0) -> bool:
+        """Whether class `owner` or one of its bases of the project defines `attr`."""
+        entry = self.classes.get(owner)
+        if entry is None or depth > _DEPTH:
+            return False
+        return attr in entry[1] or any(type(b) is str and self._defines(b, attr, depth + 1)
+                                       for b in entry[0])
+
+    def definition(self, key: str) -> str | None:
+        """Where what `key` names is defined: `module.function` or `module.Class.method`
+        (along a class's bases, through re-exports, a module's `__call__` to its `forward`),
+        or None where the project does not say. (Classes and re-exports never change.)"""
+        found = self._defined.get(key, self._defined)
+        if found is self._defined:
+            found = self._defined[key] = self._definition(key, 0)
+        return found
+
+    def _definition(self, key: str, depth: int) -> str | None:
+        if depth > _DEPTH:
+            return None
+        owner, _, attr = key.rpartition(".")
+        if attr == "__call__" and not self._defines(owner, attr):
+            return self._definition(owner + ".forward", depth + 1)
+        entry = self.classes.get(owner)
+        if entry is not None:
+            if attr in entry[1]:
+                return key
+            for base in entry[0]:
+                if type(base) is str:
+                    found = self._definition(f"{base}.{attr}", depth + 1)
+                    if found is not None:
+                        return found
+            return None
+        target = reexported(key, self.aliases)
+        if target is not None:
+            return self._definition(target, depth + 1)
+        return key if self.module_of(key, self.modules) is not None else None
+
+    def importers(self, module: str, name: str) -> frozenset:
+        """The modules of the project that import `module` or its `name` (directly or
+        through re-exports): those that can call what `module` defines under `name`."""
+        if self._importers is None:
+            self._importers = {}
+            aliases = self.aliases
+            for facts in self._all:
+                for imported in facts.imports:
+                    for _ in range(_DEPTH):
+                        self._importers.setdefault(imported, set()).add(facts.module)
+                        # (an import names a package's re-export by its last part)
+                        imported = reexported(imported, aliases) \
+                            if imported.rpartition(".")[0] in aliases else None
+                        if imported is None:
+                            break
+        found = self._defined.get((module, name))
+        if found is None:
+            found = self._defined[(module, name)] = frozenset(
+                (self._importers.get(module, set()) |
+                 self._importers.get(f"{module}.{name}", set())) - {module})
+        return found
 
     def module_of(self, key: str, candidates) -> str | None:
         """The longest prefix of `key` that names a module among `candidates`."""
@@ -87,6 +155,8 @@ class Index:
         if module is not None:
             out.add(module)
         owner, _, attr = key.rpartition(".")
+        if attr == "__call__" and not self._defines(owner, attr):
+            self.needed(owner + ".forward", candidates, out, depth + 1)
         entry = self.classes.get(owner)
         if entry is not None and attr not in entry[1]:
             for base in entry[0]:
