@@ -10,6 +10,7 @@ diagnostics, internal errors are logged and the server keeps running.
 """
 from __future__ import annotations
 
+import gc
 import os
 import time
 import traceback
@@ -144,6 +145,10 @@ def warm(ls: DynlintServer, folder) -> None:
     start = time.perf_counter()
     read = folder.load(paths)
     ls.publish_changed(folder, folder.reports())
+    # The facts just read live as long as the server: the cyclic GC need not scan them again
+    # during every edit's analysis (a fifth of a BERT edit's CPU). What is freed later is
+    # freed by reference counting; facts hold no cycles.
+    gc.freeze()
     ls.window_log_message(types.LogMessageParams(types.MessageType.Info, (
         f"dynlint: cross-file facts of {read} files in {folder.root} loaded in "
         f"{time.perf_counter() - start:.1f} s")))
