@@ -4,8 +4,11 @@ a finding in the model exists only because of what a helper in another file retu
 a third file), the helper's unsaved text counts, and open dependents are published again."""
 from __future__ import annotations
 
+import importlib.util
 import json
+import shutil
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -108,6 +111,30 @@ def test_edited_model_keeps_the_helper_summary(tmp_path, dynlint):
                 got = server_view(await s.change(muri, text, version))
                 model.write_text(text)
                 assert got == cli_view(dynlint, tmp_path, model), text
+    run(scenario())
+
+
+def test_real_package_file_as_check_reports_it(tmp_path, dynlint):
+    """A file of a real package (kornia's geometric augmentation base, whose findings rest on
+    summaries of other files: `self._gate(...)`-style methods and helpers) opened alone in the
+    editor: exactly what `dynlint check FILE` reports for it with its whole project."""
+    spec = importlib.util.find_spec("kornia")
+    if spec is None:
+        pytest.skip("kornia is not installed")
+    shutil.copytree(Path(spec.origin).parent, tmp_path / "kornia",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'k'\n")
+    path = tmp_path / "kornia" / "augmentation" / "_2d" / "geometric" / "base.py"
+    text = path.read_text()
+    expected = cli_view(dynlint, tmp_path, path)
+    assert expected != cli_view(dynlint, tmp_path, path, "--no-cross-file")
+
+    async def scenario():
+        async with Session(tmp_path) as s:
+            uri, diags = await s.open(path, text)
+            if server_view(diags) != expected:      # its own text first, then the project's
+                diags = await s.next_diagnostics(uri, 1)
+            assert server_view(diags) == expected
     run(scenario())
 
 
