@@ -50,6 +50,13 @@ def suite_b_models() -> tuple[dict, list[str]]:
     return _load((("ultralytics_models", "ultralytics"), ("pyg_models", "torch_geometric")))
 
 
+def suite_c_models() -> tuple[dict, list[str]]:
+    """Suite c: vision backbones, metrics and audio (timm, torchmetrics, torchaudio), added unseen
+    like suite b; each package is skipped when it is not installed."""
+    return _load((("timm_models", "timm"), ("torchmetrics_models", "torchmetrics"),
+                  ("torchaudio_models", "torchaudio")))
+
+
 def _load(pairs) -> tuple[dict, list[str]]:
     import importlib
     models, packages = {}, []
