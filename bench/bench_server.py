@@ -12,7 +12,10 @@ Anchors measured in the same run: a `python -m dynlint check --no-cache` subproc
 same file, and the in-process analysis of the file alone (what an edit cannot go below without
 caching inside the analysis).
 
-    python bench/bench_server.py [MODULE ...]   # default: BERT, and Longformer (2,100 lines)
+    python bench/bench_server.py [--whole] [MODULE ...]   # default: BERT, and Longformer
+
+With `--whole` the workspace is a copy of the whole installed transformers package (every
+model: the project the cross-file summaries are walked in), not its core.
 """
 from __future__ import annotations
 
@@ -118,10 +121,13 @@ async def measure(root: Path, path: Path):
     return first, warm, times, "".join(lines), final
 
 
-def project(tmp: Path, name: str) -> Path:
-    """A copy of transformers' core plus the measured model's directory; the model file's path."""
+def project(tmp: Path, name: str, whole: bool = False) -> Path:
+    """A copy of transformers' core (or `whole` package) plus the measured model's directory;
+    the model file's path."""
     pkg = Path(importlib.util.find_spec("transformers").origin).parent
     dest = tmp / "transformers"
+    if whole and not dest.exists():
+        shutil.copytree(pkg, dest, ignore=shutil.ignore_patterns("*.pyc", "__pycache__"))
     if not dest.exists():
         dest.mkdir()
         for f in pkg.glob("*.py"):
@@ -163,11 +169,11 @@ def anchors(path: Path, text: str, tmp: Path):
     return statistics.median(runs), statistics.median(inproc), found
 
 
-def main(names) -> None:
+def main(names, whole=False) -> None:
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
         for name in names:
-            path = project(tmp, name)
+            path = project(tmp, name, whole)
             n_files = sum(1 for _ in (tmp / "transformers").rglob("*.py"))
             lines = len(path.read_text().splitlines())
             first, warm, times, final_text, final = asyncio.run(measure(tmp, path))
@@ -187,4 +193,7 @@ def main(names) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:] or DEFAULT)
+    args = sys.argv[1:]
+    whole = "--whole" in args
+    args = [a for a in args if a != "--whole"]
+    main(args or DEFAULT, whole)

@@ -399,10 +399,12 @@ def _decode(data, path):
     return _EMPTY if data is None else facts_from_json(data, path)
 
 
-def project_facts(paths, named, plan, use_cache=True, jobs=None) -> list:
-    """FileFacts of the files of the projects of `paths` that are not in `named` (absolute)."""
+def project_facts(paths, named, plan, use_cache=True, jobs=None, files=None) -> list:
+    """FileFacts of the files of the projects of `paths` that are not in `named` (absolute),
+    or of the `files` given (the server's workspace folder, when it is no project's)."""
     _FACTS_CONFIGS.clear()
-    files = unnamed_files(paths, set(named), plan.resolver)
+    if files is None:
+        files = unnamed_files(paths, set(named), plan.resolver)
     if not files:
         return []
     # Decoding thousands of cached facts builds many small acyclic objects: the cyclic GC

@@ -152,18 +152,48 @@ def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross
         # The project is the repository: the facts of its files not named here count too.
         named = [os.path.abspath(f) for f in files]
         others = project_facts(paths, named, plan, use_cache, jobs)
-        if any(facts.demands or facts.opens for facts in all_facts):
-            findings = _settle(all_facts, others, found_in, findings, configs, jobs)
-        findings = _merge_reached(findings, resolve_cross_file(all_facts + others))
+        findings = cross_file_step(all_facts, others, found_in, findings, configs, jobs=jobs)
     findings = [f for f in findings if plan.keep(f)]
     findings.sort(key=lambda f: f.sort_key)
     return findings, len(files)
 
 
-def _settle(named: list, others: list, found_in: dict, findings: list, configs, jobs=None) -> list:
+def cross_file_step(named: list, others: list, found_in: dict, findings: list, configs,
+                    texts: dict | None = None, jobs=None) -> list:
+    """`findings` of the files `named` (their facts; `found_in`: path -> (display, profile,
+    findings)) with what the cross-file step adds: summaries across files to a fixed point,
+    then the findings model code in other files reaches. `others`: the facts of the project's
+    other files (crossfile.project_facts). The one entry point of `dynlint check` and
+    `dynlint server`, which passes `texts` (path -> the editor's unsaved text of a file named)."""
+    if any(facts.demands or facts.opens for facts in named):
+        findings = _settle(named, others, found_in, findings, configs, texts, jobs)
+    return _merge_reached(findings, resolve_cross_file(named + others))
+
+
+_BUFFER_WALKS: dict = {}        # the server's walks of unsaved text: never in the disk cache
+_BUFFER_WALKS_KEPT = 64
+
+
+def _walk_text(profile, text: str, path: str, display: str, external, only, key: str):
+    k = (path, profile.cache_key, key, text)
+    entry = _BUFFER_WALKS.get(k)
+    if entry is None:
+        result = analyse_source(profile.engine, text, display, module_name(path), external, only)
+        entry = (result, _snippets(text, result))
+        if len(_BUFFER_WALKS) >= _BUFFER_WALKS_KEPT:
+            del _BUFFER_WALKS[next(iter(_BUFFER_WALKS))]       # the oldest
+        _BUFFER_WALKS[k] = entry
+    return entry
+
+
+def _settle(named: list, others: list, found_in: dict, findings: list, configs,
+            texts: dict | None = None, jobs=None) -> list:
     """Function summaries across files (crossfile.settle): the functions of a file whose
     calls into other files now return something known are walked again; what they find is
-    added to the file's first findings (cached by the file's content and what it was told)."""
+    added to the file's first findings (cached by the file's content and what it was told;
+    a file's unsaved text, in `texts`, in memory only)."""
+    global _ENGINES
+    _ENGINES = configs.gates        # the server's configurations as well as the CLI's
     memo = Memo(configs, "#settled", entry_to_json, entry_from_json)
     added: dict = {}
 
@@ -174,7 +204,9 @@ def _settle(named: list, others: list, found_in: dict, findings: list, configs, 
             added.pop(display, None)
             return facts
         key = external_key(external, only)
-        entry = memo.get(profile, path, key, display)
+        text = texts.get(path) if texts else None
+        entry = memo.get(profile, path, key, display) if text is None else \
+            _walk_text(profile, text, path, display, external, only, key)
         if entry is None:
             found = ready.pop(path, None)
             if found is None or found[0] != key:
@@ -210,7 +242,8 @@ def _settle(named: list, others: list, found_in: dict, findings: list, configs, 
         for path, *found in _map(todo, jobs, _recheck_file):
             ready[path] = found
 
-    recheck.prefetch = prefetch
+    if texts is None:           # not in the server: no process pool under an editor
+        recheck.prefetch = prefetch
     settle(named, others, recheck, configs is not None)
     memo.save()
     if not added:

@@ -3,29 +3,29 @@ folder, each judging files as `dynlint check` run from that folder does (its own
 Plan, so per-file config, per-file-ignores and selection are the CLI's), and keeping every
 file's cross-file facts warm so that an edit costs one file's analysis.
 
-Facts come from the open documents' in-memory text, else from disk (through the same
-`.dynlint_cache` that `dynlint check` fills, so a checked project loads quickly). As for
-`dynlint check FILE`, the project is the repository (project/scope.py), not the folder: a
-document's project files outside the folder (the folder is a sub-directory of the repository,
-or the document lies outside every folder) give their facts from the scopes pre-pass, as the
-CLI's cross-file step reads them (crossfile.project_facts), once per project.
+The open documents are the files named, as in `dynlint check A B`: their facts come from
+their unsaved text, and the CLI's cross-file step (runner.cross_file_step: summaries across
+files to a fixed point, then reachability) runs over them with the facts of every other file
+of the folder and of the documents' projects (crossfile.project_facts, read once, cached by
+content in the `.dynlint_cache` that `dynlint check` fills). As for `dynlint check FILE`, the
+project is the repository (project/scope.py), not the folder: project files outside the
+folder (the folder is a sub-directory of the repository, or the document lies outside every
+folder) count too.
 """
 from __future__ import annotations
 
-import dataclasses
 import os
 from pathlib import Path
 
 from ..crossfile import project_facts
 from ..plan import Plan
-from ..project import notebook, source
-from ..project.cache import Cache, content_hash
+from ..project.cache import Configurations
 from ..project.config import ConfigError
 from ..project.discover import discover
 from ..project.resolve import Resolver
 from ..project.scope import project_root
-from ..result_json import result_from_json, result_to_json
-from ..runner import analyse_source, module_name, resolve_cross_file
+from ..result_json import entry_from_json, entry_to_json
+from ..runner import analyse_source, cross_file_step, module_name
 
 
 def _inside(path: str, root: str) -> bool:
@@ -41,11 +41,13 @@ class Folder:
         self.loose = loose
         self.plan = Plan(Resolver(cwd=Path(self.root)))
         self.isolated = Plan(Resolver(isolated=True, cwd=Path(self.root)))
-        self.facts: dict = {}             # absolute path -> FileFacts
+        # The cache of the summaries' walks (as `dynlint check`'s results cache).
+        self.configs = Configurations(True, (True,), entry_to_json, entry_from_json)
+        self.docs: dict = {}              # path -> (text, facts, own findings, profile)
+        self.facts: dict = {}             # absolute path -> FileFacts on disk (not walked)
         self.walked: set[str] = set()     # the folder's own files (none for a loose folder)
-        self.beyond: dict[str, list] = {}  # project root -> facts of its files not walked
+        self.beyond: set[str] = set()     # roots of projects beyond the folder, read
         self.loaded = False
-        self.any_conditional = False
 
     def needs_load(self, paths) -> bool:
         """Whether `load` has anything to read for these open documents."""
@@ -64,111 +66,90 @@ class Folder:
         except ConfigError as exc:
             return self.isolated.profile_for(path), str(exc)
 
-    def load(self, skip=()) -> int:
-        """Read the facts of every file in the folder but `skip` (open documents, whose facts
-        come from their text), then those of the documents' projects beyond the folder; the
-        number of files read."""
-        read = 0 if self.loaded else self._walk(skip)
+    def load(self, paths=()) -> int:
+        """Read the facts of every file in the folder, then those of the projects of `paths`
+        (open documents) beyond it; the number of files read. An open document's facts on disk
+        are kept too, for when it is closed."""
+        read = 0
+        if not self.loaded and not self.loose:
+            try:
+                files, _ = discover([self.root], self.plan.resolver, False)
+            except (ConfigError, OSError):
+                files = []
+            self.walked = {os.path.abspath(f) for f in files}
+            read += self._read([], self.walked)
         self.loaded = True
-        for path in skip:
+        for path in paths:
             root = self._project_to_read(path)
             if root is not None:
-                named = self.walked | set(skip)
-                self.beyond[root] = project_facts([path], named, self.plan)
-                read += len(self.beyond[root])
+                self.beyond.add(root)
+                read += self._read([path], None)
         return read
 
-    def _walk(self, skip) -> int:
-        if self.loose:
-            return 0
-        try:
-            files, _ = discover([self.root], self.plan.resolver, False)
-        except (ConfigError, OSError):
-            return 0
-        caches: dict = {}
-        read = 0
-        for path in files:
-            path = os.path.abspath(path)
-            self.walked.add(path)
-            if path.endswith(notebook.SUFFIX) or path in skip:
-                continue                          # notebooks take no part in the cross-file step
-            read += 1
+    def _read(self, paths, files) -> int:
+        """Facts of `files`, or of the files of the projects of `paths` not walked."""
+        found: list = []
+        for plan in (self.plan, self.isolated):
             try:
-                profile = self.plan.profile_for(path)
+                found = project_facts(paths, self.walked, plan, files=files)
+                break
             except ConfigError:
                 continue
-            cache = caches.get(id(profile))
-            if cache is None:
-                cache = caches[id(profile)] = Cache(
-                    profile.settings.cache_path(), profile.cache_key + (True,),
-                    result_to_json, result_from_json)
-            result = cache.lookup(path, path)
-            if result is None:
-                try:
-                    data, stat = source.read_bytes(path, path, profile.settings.max_file_size)
-                    text = source.decode(data, path)
-                except source.SourceError:
-                    continue
-                result = analyse_source(profile.engine, text, path, module_name(path))
-                cache.store(path, stat, content_hash(data), result)
-            self.set_facts(path, result[1])
-        for cache in caches.values():
-            cache.save()
-        return read
-
-    def set_facts(self, path: str, facts) -> None:
-        if facts is None or not (facts.exports or facts.model_refs or facts.conditional):
-            self.facts.pop(path, None)
-        else:
-            if facts.conditional and facts.conditional[0][1].path != path:
-                facts.conditional = [(n, dataclasses.replace(f, path=path))
-                                     for n, f in facts.conditional]
-            self.facts[path] = facts
-        self.any_conditional = any(f.conditional for f in self.facts.values())
+        for facts in found:
+            self.facts[facts.origin] = facts
+        return len(found)
 
     def reload_from_disk(self, path: str) -> None:
-        """A file changed (or went away) on disk and is not open in the editor."""
-        if self.loose or not path.endswith((".py", ".pyi")):
+        """A file changed (or went away) on disk, or its document was closed."""
+        if not self.loaded or not path.endswith((".py", ".pyi")):
             return
-        try:
-            profile = self.plan.profile_for(path)
-            data, _ = source.read_bytes(path, path, profile.settings.max_file_size)
-            text = source.decode(data, path)
-        except (ConfigError, OSError, source.SourceError):
-            self.set_facts(path, None)
-            return
-        self.set_facts(path, analyse_source(profile.engine, text, path, module_name(path))[1])
+        self.facts.pop(path, None)
+        self._read([], [path])
 
     def analyse(self, path: str, text: str) -> tuple[list, str | None]:
-        """(this file's own findings, config error) for the document's text; updates its facts."""
+        """(this file's own findings, config error) for the document's text; the document is
+        one of the files named until `close`."""
         profile, error = self.profile_for(path)
         absolute = os.path.isabs(path)
         found, facts = analyse_source(profile.engine, text, path,
                                       module_name(path) if absolute else None)
-        if absolute:
-            self.set_facts(path, facts)
+        if facts is not None:
+            facts.origin = path
+        self.docs[path] = (text, facts, list(found), profile)
         return list(found), error
 
-    def cross_file(self) -> dict:
-        """{path: findings that model code in other files makes reportable}."""
-        if not self.any_conditional:
-            return {}
-        out: dict = {}
-        known = list(self.facts.values()) + [f for fs in self.beyond.values() for f in fs]
-        for f in resolve_cross_file(known):
-            out.setdefault(f.path, []).append(f)
+    def close(self, path: str) -> None:
+        self.docs.pop(path, None)
+        self.reload_from_disk(path)       # back to what is on disk
+
+    def reports(self) -> dict:
+        """{path of an open document: what `dynlint check` reports for it, given the open
+        documents' text}: their findings plus the cross-file ones, filtered by each file's
+        selection and per-file-ignores, sorted."""
+        named, found_in, texts, findings = [], {}, {}, []
+        for path, (text, facts, own, profile) in self.docs.items():
+            findings.extend(own)
+            if facts is not None and (facts.exports or facts.model_refs or facts.conditional
+                                      or facts.summarises()):
+                named.append(facts)
+                found_in[path] = (path, profile, own)
+                texts[path] = text
+        if any(facts.conditional or facts.demands for facts in named):
+            others = [f for p, f in self.facts.items() if p not in self.docs]
+            findings = cross_file_step(named, others, found_in, findings, self.configs, texts)
+        out: dict = {path: [] for path in self.docs}
+        for f in findings:
+            if f.path in out and self._keep(f):
+                out[f.path].append(f)
+        for found in out.values():
+            found.sort(key=lambda f: f.sort_key)
         return out
 
-    def report(self, path: str, own: list, cross: dict) -> list:
-        """What `dynlint check` reports for the file: its findings plus the cross-file ones,
-        filtered by the file's selection and per-file-ignores, sorted."""
-        found = own + cross.get(path, [])
+    def _keep(self, finding) -> bool:
         try:
-            found = [f for f in found if self.plan.keep(f)]
+            return self.plan.keep(finding)
         except ConfigError:
-            found = [f for f in found if self.isolated.keep(f)]
-        found.sort(key=lambda f: f.sort_key)
-        return found
+            return self.isolated.keep(finding)
 
     def rules(self) -> list:
         return self.plan.enabled_rules() + self.isolated.enabled_rules()

@@ -177,6 +177,7 @@ class Cache:
                 fh.write(text)
             os.replace(tmp, self.file)      # atomic: readers never see a partial file
             tmp = None
+            self.dirty = False              # a long-lived process (the server) saves often
         except OSError:
             pass                            # a read-only tree simply runs without a cache
         finally:
