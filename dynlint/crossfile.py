@@ -354,6 +354,7 @@ class Hierarchy:
                 for base in bases:
                     self.children.setdefault(base, []).append(full)
         self._below: dict = {}
+        self._by_name: dict = {}    # class -> {method name: subclasses defining it}
 
     @staticmethod
     def _canonical(name: str, aliases: dict) -> str:
@@ -386,9 +387,20 @@ class Hierarchy:
         if entry is not None and attr not in entry[1]:
             todo.extend((f"{base}.{attr}", name) for base in entry[0])
         if owner in self.children:
-            for sub in self._descendants(owner):
-                if attr in self.classes[sub][1]:
-                    todo.append((f"{sub}.{attr}", ("override of", name)))
+            for sub in self._overrides(owner).get(attr, ()):
+                todo.append((f"{sub}.{attr}", ("override of", name)))
+
+    def _overrides(self, cls: str) -> dict:
+        """Method name -> the subclasses of `cls` that define it: built once per class, as a
+        base such as a library's `PreTrainedModel` has thousands of subclasses and many of
+        its methods are reached."""
+        out = self._by_name.get(cls)
+        if out is None:
+            out = self._by_name[cls] = {}
+            for sub in self._descendants(cls):
+                for attr in self.classes[sub][1]:
+                    out.setdefault(attr, []).append(sub)
+        return out
 
 
 def _encode(facts):

@@ -171,10 +171,14 @@ def reexported(name: str, aliases: dict) -> str | None:
     """`pkg.utils.f` where `pkg/utils/__init__.py` imports `f` from `pkg.utils.helpers` (by
     module, `aliases` maps a package's names to what they stand for): `pkg.utils.helpers.f`,
     else None."""
-    parts = name.split(".")
-    for i in range(len(parts) - 1, 0, -1):
-        package = ".".join(parts[:i])
-        target = aliases.get(package, {}).get(parts[i])
-        if type(target) is str and target != package + "." + parts[i]:
-            return ".".join([target, *parts[i + 1:]])
-    return None
+    end = len(name)        # name[:end] is `package.attr`, name[end:] what follows it
+    while True:
+        dot = name.rfind(".", 0, end)
+        if dot <= 0:
+            return None
+        table = aliases.get(name[:dot])
+        if table:
+            target = table.get(name[dot + 1:end])
+            if type(target) is str and target != name[:end]:
+                return target + name[end:]
+        end = dot
