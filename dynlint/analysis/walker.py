@@ -372,8 +372,11 @@ class Analyzer(KindInference):
         `_join_optional_paths`)."""
         facts = narrowing.facts(self, node.test, False)
         env = self.frame.env
-        nones = [n for n in _stored_names(node.body) if n in pre and "." not in n and
-                 _binds_none(node.body, n)] if node.orelse else ()
+        # Only a `name = None` statement of the body itself can leave a name None (cheap to
+        # look for; the walks of the branches for what they bind are not).
+        maybe = _none_assigned(node.body) if node.orelse else ()
+        nones = [n for n in _stored_names(node.body) if n in pre and n in maybe and
+                 _binds_none(node.body, n)] if maybe else ()
         for name in nones:
             env[name] = pre[name]
         self._narrowed_block(facts, node.orelse)
@@ -389,9 +392,12 @@ class Analyzer(KindInference):
         does, so it keeps the tensor's kind (the walk would otherwise keep `None`)."""
         if _ends(node.body) or _ends(node.orelse):
             return
+        maybe = _none_assigned(node.body) | _none_assigned(node.orelse)
+        if not maybe:
+            return                  # no path sets a name to None
         env = self.frame.env
         in_body, in_else = _stored_names(node.body), _stored_names(node.orelse)
-        for name in in_body | in_else:
+        for name in (in_body | in_else) & maybe:
             if "." in name or _maybe_tensor(env.get(name)):
                 continue
             paths = ((mid.get(name), _binds_none(node.body, name)) if name in in_body else
@@ -716,6 +722,13 @@ def _stored_names(stmts) -> set:
                     type(n.value) is ast.Name:
                 out.add(n.value.id + "." + n.attr)      # `self.w = ...`: the attribute's key
     return out
+
+
+def _none_assigned(stmts) -> set:
+    """Names a statement of `stmts` itself (not a nested block) sets to `None`."""
+    return {st.targets[0].id for st in stmts
+            if type(st) is ast.Assign and len(st.targets) == 1 and type(st.targets[0]) is ast.Name
+            and type(st.value) is ast.Constant and st.value.value is None}
 
 
 def _binds_none(stmts, name: str) -> bool:
