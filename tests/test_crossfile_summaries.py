@@ -193,3 +193,53 @@ def test_walks_again_across_processes_give_the_same_findings(dynlint, tmp_path):
     for i in ("", *range(2, 9)):
         lines = {str(f["line"]): f["code"] for f in found if f["path"].endswith(f"model{i}.py")}
         assert lines == EXPECTED, (i, lines)
+
+
+CHECKS = {
+    "pyproject.toml": "",
+    "pkg/__init__.py": "",
+    "pkg/checks.py": """\
+        import torch
+
+
+        def _types(preds, target):
+            return preds.float().flatten(), target.long().flatten()
+
+
+        def check(preds, target):
+            return _types(preds, target)
+
+
+        def sizes(preds):
+            return preds.shape[0], 3
+        """,
+    "pkg/metric.py": """\
+        import torch
+        from torch import Tensor
+        from pkg.checks import check, sizes
+
+
+        def precision(preds: Tensor, target: Tensor):
+            preds, target = check(preds, target)
+            if not target.sum():
+                return preds
+            n, k = sizes(preds)
+            if n > k:
+                return target
+            return preds
+        """,
+}
+
+
+def test_a_tuple_of_tensors_from_another_file_keeps_its_items_kinds(dynlint, tmp_path):
+    """`preds, target = check(preds, target)` rebinds the parameters from another file's
+    tuple of tensors: they stay tensors (the host read of `target.sum()` is reported), checked
+    alone or with the project; a tuple of sizes (`n, k = sizes(...)`) stays plain numbers."""
+    for rel, text in CHECKS.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    for target in ("pkg/metric.py", "."):
+        out = dynlint("check", target, "--output-format", "json", "--no-cache", cwd=tmp_path)
+        found = [(f["path"], f["line"], f["code"]) for f in json.loads(out.stdout)]
+        assert found == [("pkg/metric.py", 8, "DYN204")], found

@@ -546,7 +546,9 @@ def _join_any(values) -> int:
 
 def _strong(summary) -> bool:
     if type(summary) is tuple:
-        return any(_strong(k) for k in summary)
+        # A caller unpacking a tuple (`preds, target = check(preds, target)`) cannot see its
+        # items' kinds for itself: a tensor item is worth telling too.
+        return any(_strong(k) or K.level(k) == TENSOR for k in summary)
     return bool(summary & HOST) or (K.level(summary) == TENSOR and bool(summary & BOOL))
 
 
