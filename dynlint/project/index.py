@@ -44,38 +44,22 @@ class Index:
             self.returns[f"{new.module}.{name}"] = kind
         self._answers.clear()
 
-    def lookup(self, key: str, depth: int = 0):
+    def lookup(self, key: str):
         """The summary of what `key` returns, or None."""
         # Many keys share the bases they are looked up along (every model's `PreTrainedModel`).
         if key in self._answers:
             return self._answers[key]
-        found = self._answers[key] = self._lookup(key, depth)
+        found = self._answers[key] = self._lookup(key)
         return found
 
-    def _lookup(self, key: str, depth: int):
+    def _lookup(self, key: str):
+        # The summary kept under the name of what `key` runs (see `definition`): the walk
+        # along bases and re-exports is the same, only the summaries change between rounds.
         found = self.returns.get(key)
-        if found is not None or depth > _DEPTH:
+        if found is not None:
             return found
-        owner, _, attr = key.rpartition(".")
-        if attr == "__call__" and not self._defines(owner, attr):
-            # Calling an instance of a class that defines no `__call__` in the project: an
-            # `nn.Module`, whose `__call__` runs `forward`. (A class deriving from no class
-            # of the project has no entry: its `__call__` would have answered above.)
-            return self.lookup(owner + ".forward", depth + 1)
-        entry = self.classes.get(owner)
-        if entry is not None:
-            bases, methods = entry
-            if attr in methods:
-                return None             # defined there, with nothing worth telling
-            for base in bases:
-                if type(base) is str:
-                    found = self.lookup(f"{base}.{attr}", depth + 1)
-                    if found is not None:
-                        return found
-            return None
-        # `pkg.Name...` where the package's `__init__` imports `Name` from elsewhere.
-        target = reexported(key, self.aliases)
-        return None if target is None else self.lookup(target, depth + 1)
+        where = self.definition(key)
+        return None if where is None else self.returns.get(where)
 
     def _defines(self, owner: str, attr: str, depth: int = 0) -> bool:
         """Whether class `owner` or one of its bases of the project defines `attr`."""
