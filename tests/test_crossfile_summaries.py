@@ -88,8 +88,8 @@ FILES = {
 EXPECTED = {"30": "DYN101", "34": "DYN204", "35": "DYN101", "37": "DYN204", "42": "DYN101"}
 
 
-def _write(root: Path) -> None:
-    for name, text in FILES.items():
+def _write(root: Path, files: dict = FILES) -> None:
+    for name, text in files.items():
         p = root / name
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(textwrap.dedent(text), encoding="utf-8")
@@ -164,10 +164,7 @@ def test_a_helper_reached_through_a_package_reexport_is_model_code(dynlint, tmp_
     """`from pkg.utils import f` (re-exported by pkg/utils/__init__.py) reaches
     pkg/utils/helpers.py's `f` as `from pkg.utils.helpers import f` would: model code, so its
     host read is `certain`, checked alone or with its project, and --explain says why."""
-    for rel, text in REEXPORT.items():
-        path = tmp_path / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
+    _write(tmp_path, REEXPORT)
     for target in ("pkg/utils/helpers.py", "."):
         out = dynlint("check", target, "--output-format", "json", "--no-cache", cwd=tmp_path)
         found = [(f["path"], f["line"], f["code"], f["confidence"]) for f in json.loads(out.stdout)]
@@ -235,10 +232,7 @@ def test_a_tuple_of_tensors_from_another_file_keeps_its_items_kinds(dynlint, tmp
     """`preds, target = check(preds, target)` rebinds the parameters from another file's
     tuple of tensors: they stay tensors (the host read of `target.sum()` is reported), checked
     alone or with the project; a tuple of sizes (`n, k = sizes(...)`) stays plain numbers."""
-    for rel, text in CHECKS.items():
-        path = tmp_path / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
+    _write(tmp_path, CHECKS)
     for target in ("pkg/metric.py", "."):
         out = dynlint("check", target, "--output-format", "json", "--no-cache", cwd=tmp_path)
         found = [(f["path"], f["line"], f["code"]) for f in json.loads(out.stdout)]
