@@ -159,7 +159,7 @@ def anchors(path: Path, text: str, tmp: Path):
     found = [(f["code"], f["line"], f["column"]) for f in json.loads(proc.stdout)
              if os.path.abspath(os.path.join(tmp, f["path"])) == str(path)]
     from dynlint.api import build_engine
-    from dynlint.runner import analyse_source, module_name
+    from dynlint.check.runner import analyse_source, module_name
     engine = build_engine()
     inproc = []
     for _ in range(10):

@@ -7,7 +7,7 @@ from .project.config import Settings, select_rules
 from .engine.match import Engine
 from .finding import Finding
 from .engine.rules import load_rules
-from .runner import analyse_source, run_check
+from .check.runner import analyse_source, run_check
 
 
 def build_engine(settings: Settings | None = None, select=None, extend_select=(), ignore=(),
@@ -26,7 +26,7 @@ def scan(paths, select=None, extend_select=(), ignore=(), rule_dirs=(), config=N
     Each file gets the settings of its closest config file (as `dynlint check` does), or
     `config` for every file; the keyword arguments override them like the CLI flags do.
     """
-    from .plan import Plan
+    from .check.plan import Plan
     from .project.resolve import Resolver
     plan = Plan(Resolver(config=Path(config) if config else None), rule_dirs,
                 cli=(select, list(extend_select), list(ignore)))

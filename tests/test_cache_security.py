@@ -268,7 +268,7 @@ def test_result_round_trip_is_exact():
     """Every field the cache stores comes back equal, and nothing else is accepted."""
     from dynlint.engine.match import FileFacts
     from dynlint.finding import Edit, Finding, Fix
-    from dynlint.result_json import Malformed, result_from_json, result_to_json
+    from dynlint.check.result_json import Malformed, result_from_json, result_to_json
 
     fix = Fix("unsafe", "why", (Edit(1, 2, 3, 4, "torch.where(m, x, 0)"),), ("import torch",))
     f = Finding("/p/m.py", 6, 13, 6, 21, "DYN101", "boolean-mask", "msg \u00e9", "error", "Net.forward", fix)

@@ -29,7 +29,7 @@ def add_arguments(files, run) -> None:
 
 
 def build_plan(args):
-    from ..plan import Plan
+    from ..check.plan import Plan
     config_file = None
     overrides = []
     for value in args.config:

@@ -203,7 +203,7 @@ def _info(args) -> int:
 
 def _check(args) -> int:
     from ..report import formats as report
-    from ..runner import analyse_source, run_check
+    from ..check.runner import analyse_source, run_check
     from .stdin import check_stdin
 
     plan = check_config.build_plan(args)
@@ -292,7 +292,7 @@ def _check(args) -> int:
 
 
 def _explain(args, plan) -> int:
-    from ..explain import ExplainError, explain, parse_target
+    from ..check.explain import ExplainError, explain, parse_target
     try:
         targets = [parse_target(t) for t in args.explain]
     except ExplainError as exc:

@@ -17,15 +17,15 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..crossfile import project_facts
-from ..plan import Plan
+from ..check.crossfile import project_facts
+from ..check.plan import Plan
 from ..project.cache import Configurations
 from ..project.config import ConfigError
 from ..project.discover import discover
 from ..project.resolve import Resolver
 from ..project.scope import project_root
-from ..result_json import entry_from_json, entry_to_json
-from ..runner import analyse_source, cross_file_step, module_name
+from ..check.result_json import entry_from_json, entry_to_json
+from ..check.runner import analyse_source, cross_file_step, module_name
 
 
 def _inside(path: str, root: str) -> bool:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import fields
 from itertools import chain
 
-from .engine.match import FileFacts
-from .finding import Edit, Finding, Fix
-from .report.snippets import Lines
+from ..engine.match import FileFacts
+from ..finding import Edit, Finding, Fix
+from ..report.snippets import Lines
 
 
 class Malformed(ValueError):

@@ -9,11 +9,11 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from .engine.match import Engine
-from .engine.rules import RuleError, load_rules, rules_fingerprint
-from .project.config import (FILE_DIAGNOSTIC_CODES, ConfigError, Settings, check_selectors,
+from ..engine.match import Engine
+from ..engine.rules import RuleError, load_rules, rules_fingerprint
+from ..project.config import (FILE_DIAGNOSTIC_CODES, ConfigError, Settings, check_selectors,
                              code_ignored, default_codes, matching_codes, select_codes, unknown_selector)
-from .project.resolve import Resolver
+from ..project.resolve import Resolver
 
 _RULES: dict[tuple, list] = {}
 

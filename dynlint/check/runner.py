@@ -10,14 +10,14 @@ import gc
 import os
 import sys
 
-from .project import notebook, source
-from .project.cache import Configurations, content_hash
-from .project.discover import discover, display_path
-from .project.scope import module_name  # noqa: F401  (used here and by the server)
+from ..project import notebook, source
+from ..project.cache import Configurations, content_hash
+from ..project.discover import discover, display_path
+from ..project.scope import module_name  # noqa: F401  (used here and by the server)
 from .crossfile import Memo, external_key, project_facts, resolve as resolve_cross_file, settle
-from .engine.match import Engine
-from .finding import internal_error
-from .report import snippets
+from ..engine.match import Engine
+from ..finding import internal_error
+from ..report import snippets
 from .result_json import entry_from_json, entry_to_json
 
 _ENGINES: list = []              # (engine, max file size) per configuration in this run

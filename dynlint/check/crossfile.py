@@ -20,13 +20,13 @@ import json
 import os
 import sys
 
-from .project import source
-from .project.cache import Configurations, content_hash
-from .analysis.summaries import CALLERS, maybe_mask
-from .project.index import Index, reexported
-from .project.scope import module_name, unnamed_files
+from ..project import source
+from ..project.cache import Configurations, content_hash
+from ..analysis.summaries import CALLERS, maybe_mask
+from ..project.index import Index, reexported
+from ..project.scope import module_name, unnamed_files
 from .result_json import facts_from_json, facts_to_json
-from .engine.match import FileFacts
+from ..engine.match import FileFacts
 
 PARALLEL_THRESHOLD = 64         # files whose facts are missing, before processes pay off
 _GATES: list = []               # (engine, max file size) per configuration, for the workers

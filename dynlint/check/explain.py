@@ -11,15 +11,15 @@ from __future__ import annotations
 import ast
 import os
 
-from .analysis.oneshot import once_regions
-from .analysis.scopes import cold_reason, index_module, resolve_import
+from ..analysis.oneshot import once_regions
+from ..analysis.scopes import cold_reason, index_module, resolve_import
 from .crossfile import project_facts, resolve
-from .engine.match import split_lines
-from .project import source
-from .project.discover import discover, display_path
-from .project.scope import module_name, unnamed_files
+from ..engine.match import split_lines
+from ..project import source
+from ..project.discover import discover, display_path
+from ..project.scope import module_name, unnamed_files
 from .runner import analyse_source, run_check
-from .analysis.roles import Role
+from ..analysis.roles import Role
 
 
 class ExplainError(Exception):
