@@ -62,7 +62,11 @@ class KindInference:
             items = self._items_of(node.value)
             if items is not None and type(node.slice) is ast.Constant and \
                     type(node.slice.value) is int and -len(items) <= node.slice.value < len(items):
-                return items[node.slice.value]
+                item = items[node.slice.value]
+                if type(item) is tuple:         # `out[0]` of `return (a, m), loss`
+                    self._tuple_kinds[id(node)] = item
+                    return K.tuple_kind(item)
+                return item
             base = self.kind(node.value)
             lv = K.level(base)
             if base & K.ITEMS:
@@ -156,7 +160,7 @@ class KindInference:
                     return frame.tuples.get(node.id)
                 frame = frame.parent
             return None
-        if type(node) is ast.Call:
+        if type(node) is ast.Call or type(node) is ast.Subscript:
             self.kind(node)
             return self._tuple_kinds.get(id(node))
         return None

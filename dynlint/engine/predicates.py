@@ -372,6 +372,43 @@ def kw_absent(ctx, node, *names):
 
 
 @predicate(arity=-1)
+def kw_unset(ctx, node, *names):
+    """Each named keyword argument is absent, `None`, or a parameter of the enclosing function
+    that defaults to `None` and is never rebound (`output_size=output_size` of a helper
+    written to be called without it: the value may well be None); no `**kwargs`."""
+    if type(node) is not ast.Call:
+        return False
+    func = None
+    for k in node.keywords:
+        if k.arg is None:
+            return False
+        if k.arg not in names or type(k.value) is ast.Constant and k.value.value is None:
+            continue
+        if type(k.value) is not ast.Name:
+            return False
+        if func is None:
+            frame = _function_of(ctx)
+            if frame is None:
+                return False
+            func = frame.node
+        if not _none_default_param(func, k.value.id):
+            return False
+    return True
+
+
+def _none_default_param(func, name: str) -> bool:
+    """`name` is a parameter of `func` with the default `None`, not rebound in its body."""
+    args = func.args
+    positional = args.posonlyargs + args.args
+    pairs = list(zip(positional[len(positional) - len(args.defaults):], args.defaults)) + \
+        list(zip(args.kwonlyargs, args.kw_defaults))
+    if not any(a.arg == name and type(d) is ast.Constant and d.value is None for a, d in pairs):
+        return False
+    return not any(type(n) is ast.Name and n.id == name and type(n.ctx) is not ast.Load
+                   for st in func.body for n in ast.walk(st))
+
+
+@predicate(arity=-1)
 def kw_present(ctx, node, *names):
     """At least one of the named keyword arguments is passed."""
     return type(node) is ast.Call and any(k.arg in names for k in node.keywords)
