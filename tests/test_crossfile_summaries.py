@@ -285,10 +285,14 @@ def test_a_mask_inside_a_nested_tuple_reaches_the_callers_of_the_method(dynlint,
     """The mask the assigner (another file) returns reaches, through the nested tuple and
     the caller in the same file, the helper's loop: flagged, checked alone or whole."""
     _write(tmp_path, ASSIGNED)
-    for target in ("pkg/loss.py", "."):
-        out = dynlint("check", target, "--output-format", "json", "--no-cache", cwd=tmp_path)
+    # Whole, then alone: without the cache, then with it cold and warm (the nested tuple
+    # goes through the cache's JSON).
+    for target, cache in ((".", "--no-cache"), ("pkg/loss.py", "--no-cache"),
+                          ("pkg/loss.py", None), ("pkg/loss.py", None)):
+        out = dynlint("check", target, "--output-format", "json", *([cache] if cache else []),
+                      cwd=tmp_path)
         found = sorted({(f["path"], f["line"], f["code"]) for f in json.loads(out.stdout)})
-        assert ("pkg/loss.py", 21, "DYN101") in found, found
+        assert found == [("pkg/loss.py", 21, "DYN101")], found
     one = dynlint("check", "pkg/loss.py", "--output-format", "json", "--no-cross-file",
                   "--no-cache", cwd=tmp_path)
     assert not any(f["line"] == 21 for f in json.loads(one.stdout)), one.stdout
