@@ -146,6 +146,10 @@ class KindInference:
                     # Python bools read from tensor data (`[pad not in y for y in ys]`): as
                     # an index, a mask whose true count the data decides. (Config: constant.)
                     return NOT | BOOL
+            if k & K.ARRAY:
+                # `[np.array(ids) for ids in batch]`: numpy arrays, and so are its items
+                # (`utt[utt != unk] for utt in ...` filters numpy, not a tensor).
+                return NOT | K.ARRAY
             return NOT | (K.ITEMS if K.level(k) == TENSOR and not k & HOST else 0)
         if t in (ast.Set, ast.Dict, ast.SetComp, ast.DictComp):
             return NOT
