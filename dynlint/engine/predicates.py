@@ -490,9 +490,22 @@ def tensor_tuple_items(ctx, node):
 
 @predicate()
 def holds_tensor(ctx, node):
-    """A tensor, or a list/tuple literal (or a name bound to one) with a tensor among its items."""
+    """A tensor, or a list/tuple literal (or a name bound to one) with a tensor among its items; a tuple whose items callers pass as 0-d tensors (`pad: tuple[int, int]` given `(max_pad_len, 0)`), by name or unpacked into a literal, on weak evidence (`likely`)."""
     k = ctx.kind(node)
-    return (K.level(k) == TENSOR and not k & HOST) or bool(k & K.HOLDS)
+    if (K.level(k) == TENSOR and not k & HOST) or k & K.HOLDS:
+        return True
+    # A tuple whose items callers pass as 0-d tensors (`pad: tuple[int, int]` given
+    # `(max_pad_len, 0)`), by name or unpacked into a literal (`(*zeros, *pad)`): `likely`.
+    names = [node] if type(node) is ast.Name else \
+        [e.value for e in node.elts if type(e) is ast.Starred and type(e.value) is ast.Name] \
+        if type(node) in (ast.Tuple, ast.List) else []
+    for name in names:
+        items = ctx.analyzer._items_of(name)
+        if type(items) is tuple and any(i & K.SCALAR and K.level(i) >= PROBABLE and not i & HOST
+                                        for i in items):
+            ctx.weak = True
+            return True
+    return False
 
 
 # -- what a name was built as: every binding of it in its function (or of `self.attr` in its class) --
