@@ -330,10 +330,11 @@ class LocalCalls:
         for fid in self.done:
             returns = self.returns.get(fid)
             info = self.infos.get(fid)
-            if returns and info is not None and info.node.returns is not None and \
-                    _exportable(info) and annotation_kind(info.node.returns) & K.SCALAR:
+            declared = annotation_kind(info.node.returns) if returns and info is not None \
+                and info.node.returns is not None and _exportable(info) else UNKNOWN
+            if declared & K.SCALAR:
                 # `-> int | Tensor`: a 0-d tensor on some path, as `result` reads it here.
-                out[info.qualname] = annotation_kind(info.node.returns)
+                out[info.qualname] = declared
                 continue
             # Only a return with a flag can make a strong summary (the common case: none).
             if not returns or not any(type(k) is tuple or k & _FLAGS for k in returns):
