@@ -115,6 +115,12 @@ floor ceil round trunc frac abs neg negative sqrt rsqrt exp exp2 expm1 log log2 
 sigmoid tanh sin cos sign clamp clip clamp_min clamp_max square pow reciprocal
 to type type_as long int float double half bfloat16 short detach clone contiguous cpu cuda
 """.split())
+# Reductions over every element when given no `dim` (`torch.argmin(d)`, `x.sum()`): a 0-d
+# tensor (SCALAR). Two tensors to `max`/`min` compare element-wise instead (see infer).
+FULL_REDUCTIONS = frozenset("""
+sum mean prod max min amax amin argmax argmin all any norm std var median nansum nanmean
+nanmedian count_nonzero dot vdot trace
+""".split())
 # ITEMS: a list, tuple or dict every item of which is a tensor (annotated `List[Tensor]`,
 # `Dict[str, Tensor]`, `Tuple[Tensor, ...]`, or built by a comprehension of tensors): an item
 # taken by subscript (`feats[0]`, `params["prob"]`) is a tensor.

@@ -16,7 +16,7 @@ import sys
 from types import SimpleNamespace
 
 from . import kinds as K
-from .annotations import annotation_kind
+from .annotations import annotation_kind, declared_numbers
 from .attributes import held_classes, held_imported
 from .kinds import BOOL, HOST, NOT, PROBABLE, TENSOR, UNKNOWN
 from .scopes import resolve_import
@@ -212,6 +212,10 @@ class LocalCalls:
                     if type(code) is int and K.level(code) == TENSOR:
                         return code
                 return k
+            if k & K.SCALAR:
+                # `-> int | Tensor`: a 0-d tensor on some path (`previous_timestep`), which the
+                # code's returns, joined, would call a plain int.
+                return k
         return self._plain(self._summary(info), node)
 
     def _plain(self, summary, node: ast.Call):
@@ -328,10 +332,16 @@ class LocalCalls:
         out = {}
         for fid in self.done:
             returns = self.returns.get(fid)
+            info = self.infos.get(fid)
+            declared = annotation_kind(info.node.returns) if returns and info is not None \
+                and info.node.returns is not None and _exportable(info) else UNKNOWN
+            if declared & K.SCALAR:
+                # `-> int | Tensor`: a 0-d tensor on some path, as `result` reads it here.
+                out[info.qualname] = declared
+                continue
             # Only a return with a flag can make a strong summary (the common case: none).
             if not returns or not any(type(k) is tuple or k & _FLAGS for k in returns):
                 continue
-            info = self.infos.get(fid)
             if info is None or not _exportable(info):
                 continue
             summary = fold(returns)
@@ -479,6 +489,12 @@ class LocalCalls:
             if not passed:
                 continue
             now = bound.get(name, NOT)
+            numbers = _declared(args, name)
+            if numbers is not None:
+                zero_d = _zero_d(passed, numbers)
+                if zero_d is not None:
+                    out[name] = zero_d
+                    continue
             if any(type(k) is tuple for k in passed):
                 # Tuples passed by every caller, of one length: what each item holds.
                 if all(type(k) is tuple for k in passed) and len({len(k) for k in passed}) == 1:
@@ -498,6 +514,34 @@ class LocalCalls:
             elif all(k & HOST for k in passed) and not now & HOST:
                 out[name] = NOT | HOST
         return out
+
+
+def _declared(args: ast.arguments, name: str):
+    for a in args.posonlyargs + args.args + args.kwonlyargs:
+        if a.arg == name:
+            return declared_numbers(a.annotation)
+    return None
+
+
+def _zero_d(passed: list, numbers: int):
+    """A parameter declared a number (`timestep: int`) or a tuple of numbers (`pad: tuple[int,
+    int]`) where some caller passes a device tensor instead: a 0-d tensor there (probably: the
+    line reads it whenever that caller runs, as with `_any_result`). Tensors built in host
+    memory from Python numbers (`torch.tensor(0)`) are not worth it; None: nothing learnt."""
+    def device_tensor(k):
+        return type(k) is int and K.level(k) == TENSOR and not k & (HOST | K.CPU | BOOL)
+
+    def column(col):
+        if all(type(k) is int and K.level(k) == TENSOR and not k & HOST for k in col):
+            return _join(col) | K.SCALAR        # every caller: certainly a tensor
+        return PROBABLE | K.SCALAR if any(device_tensor(k) for k in col) else None
+    if numbers == 1:
+        return column(passed)
+    rows = [k for k in passed if type(k) is tuple and len(k) == numbers]
+    if len(rows) < len(passed):
+        return None                 # (a caller passes a tuple built elsewhere: no claim)
+    cols = [column(col) for col in zip(*rows)]
+    return tuple(NOT if k is None else k for k in cols) if any(cols) else None
 
 
 CALLERS = "(callers)"     # prefix of the `external` entries that carry other files' sites
