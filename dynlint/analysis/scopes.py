@@ -191,6 +191,7 @@ class Scopes:
         # class of another file is an nn.Module are left to it (ClassInfo.deferred).
         self.defer = False
         self.deferred: list[FunctionInfo] = []      # those entry points
+        self.deferred_reach: set[int] = set()       # ids of what they reach in the file
 
     def release(self) -> None:
         """Break the reference cycles (functions <-> classes <-> nested functions) so that the
@@ -589,9 +590,10 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
     if scopes.deferred:
         _keep_deferred_reach(scopes, order, graph)
     if scopes.example_module is None:       # example scripts stay cold unless model code reaches them
-        _mark_steps(order, lines)
+        _mark_steps(order, lines, scopes.deferred_reach)
     for f in order:
-        f.modelish = f.role == Role.MODEL or bool(
+        # (what a deferred entry point reaches is walked as it would be were it decided here)
+        f.modelish = f.role == Role.MODEL or id(f) in scopes.deferred_reach or bool(
             _ROOT_METHOD.match(f.name) or "loss" in f.name.lower()
             or (f.cls is not None and f.cls.is_module and not _COLD_FUNC.match(f.name)))
 
@@ -601,7 +603,7 @@ def _keep_deferred_reach(scopes: Scopes, order: list[FunctionInfo], graph: _Call
     (by its name: `load_balancing_loss_func`, or for want of another caller) is soft cold:
     its model-code findings are kept aside, reported if the cross-file step makes the entry
     point one, as the file's own reachability would when the entry point is decided here."""
-    seen: set[int] = set()
+    seen = scopes.deferred_reach
     todo = list(scopes.deferred)
     while todo:
         f = todo.pop()
@@ -612,18 +614,22 @@ def _keep_deferred_reach(scopes: Scopes, order: list[FunctionInfo], graph: _Call
             scopes.soft_cold.add(id(f))
         todo.extend(graph.callees(f))
     for f in order:                 # parents come before their nested functions
-        if f.parent is not None and id(f.parent) in scopes.soft_cold and f.role == Role.COLD:
-            scopes.soft_cold.add(id(f))
+        if f.parent is not None and id(f.parent) in seen:
+            seen.add(id(f))
+            if f.role == Role.COLD:
+                scopes.soft_cold.add(id(f))
 
 
-def _mark_steps(order: list[FunctionInfo], lines: list[str]) -> None:
+def _mark_steps(order: list[FunctionInfo], lines: list[str], deferred: set) -> None:
     """A function that runs a backward pass through a loss it computed is the training step
     (stable-baselines3's `train()`, a Trainer's `training_step`), whatever its name: its code
     inside the step's span is model code. Marked after the cold spread, so that helpers only
     it calls keep their role, and not followed to callees (a driver that only calls a step
     function stays as it is; the step's callees are reached from the model, or are not)."""
     for f in order:
-        if f.role == Role.MODEL or "backward" not in f.refs(lines)[0]:
+        # (what an entry point left to the cross-file step reaches is model code, whole, if
+        # that step makes it one, as when it is decided in the file)
+        if f.role == Role.MODEL or id(f) in deferred or "backward" not in f.refs(lines)[0]:
             continue
         spans = step_spans(f.node)
         if spans:
