@@ -6,8 +6,9 @@ entry point). A metric's `__call__` is one (a scorer), and reaches a helper in a
 a model holding an instance of a class of another file reaches the methods it calls on it.
 A method found in a base only as what a class inherits does not reach the overrides of the
 base's other subclasses."""
-import json
 import re
+
+from test_hooks_scope import _found   # (path inside pkg/, line, code) of a real CLI run
 
 PYPROJECT = '[project]\nname = "pkg"\n'
 
@@ -127,13 +128,6 @@ def _project(write):
                          "        return x.sum(0).tolist()\n")
 
 
-def _found(dynlint, tmp_path, *paths, extra=()):
-    r = dynlint("check", *paths, "--no-cache", "--format", "json", *extra, cwd=tmp_path)
-    assert r.returncode in (0, 1), r.stderr
-    return sorted((f["path"].replace("\\", "/").rsplit("pkg/", 1)[-1], f["line"], f["code"])
-                  for f in json.loads(r.stdout))
-
-
 def test_module_ness_is_decided_across_files(dynlint, write, tmp_path):
     _project(write)
     found = _found(dynlint, tmp_path, "pkg")
@@ -190,5 +184,5 @@ def test_without_the_cross_file_step_an_unresolved_base_keeps_forward(dynlint, w
     # `forward` stays an entry point, as before; `forward_features` of a class no base of
     # this file makes a module is not one.
     _project(write)
-    found = _found(dynlint, tmp_path, "pkg/models.py", extra=("--no-cross-file",))
+    found = _found(dynlint, tmp_path, "pkg/models.py", "--no-cross-file")
     assert found == [("models.py", 18, "DYN202"), ("models.py", 27, "DYN202")]

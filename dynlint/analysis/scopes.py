@@ -190,7 +190,7 @@ class Scopes:
         # Collecting for the cross-file step: entry points that depend on whether a base
         # class of another file is an nn.Module are left to it (ClassInfo.deferred).
         self.defer = False
-        self.deferred: list[FunctionInfo] = []      # those entry points
+        self.deferred: list[FunctionInfo] = []      # those that are `forward`
         self.deferred_reach: set[int] = set()       # ids of what they reach in the file
 
     def release(self) -> None:
@@ -599,10 +599,11 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
 
 
 def _keep_deferred_reach(scopes: Scopes, order: list[FunctionInfo], graph: _CallGraph) -> None:
-    """What an entry point left to the cross-file step reaches in this file and is cold here
-    (by its name: `load_balancing_loss_func`, or for want of another caller) is soft cold:
-    its model-code findings are kept aside, reported if the cross-file step makes the entry
-    point one, as the file's own reachability would when the entry point is decided here."""
+    """What a `forward` left to the cross-file step (an entry point whenever its bases stay
+    unknown) reaches in this file is walked as model code would be (`modelish`, no training
+    step cut short) and, where cold here (by its name: `load_balancing_loss_func`, or for
+    want of another caller), is soft cold: its model-code findings are kept aside, reported
+    if that step makes the `forward` an entry point, as when it is decided in the file."""
     seen = scopes.deferred_reach
     todo = list(scopes.deferred)
     while todo:
@@ -847,7 +848,6 @@ def _is_root(f: FunctionInfo, scopes: Scopes, compiled=frozenset(), graph=None) 
             return True
         if _STEP_METHOD.match(f.name) and cls.module_state is None and scopes.defer:
             cls.deferred[f.qualname] = False
-            scopes.deferred.append(f)
         if _ROOT_METHOD.match(f.name):
             if cls.is_module or _LOSS_CLASS.search(cls.name):
                 return True
@@ -856,7 +856,8 @@ def _is_root(f: FunctionInfo, scopes: Scopes, compiled=frozenset(), graph=None) 
             if cls.module_state is None:
                 if scopes.defer:
                     cls.deferred[f.qualname] = f.name == "forward"
-                    scopes.deferred.append(f)
+                    if f.name == "forward":     # (an entry point without this step too)
+                        scopes.deferred.append(f)
                 else:
                     return f.name == "forward"
     elif f.parent is None and _ROOT_FUNCTION.search(f.name):
