@@ -22,6 +22,7 @@ in a comment may over-approximate reachability, which errs on the side of recall
 from __future__ import annotations
 
 import ast
+import builtins
 import sys
 import re
 
@@ -80,7 +81,7 @@ _COMPILE_DECORATORS = frozenset({
 # say "train"/"test"; a trainer's own `training_step` (backward, optimizer) does not.
 _STEP_METHOD = re.compile(r"^(training|validation|test|predict)_step$")
 # `__call__` of a plain class named as a loss or a scorer runs inside the step.
-_LOSS_CLASS = re.compile(r"Loss|Criterion|Scorer")
+_LOSS_CLASS = re.compile(r"Loss|Criterion|Scorer|Metric")
 # `torch.compile(fn)`, `torch.jit.script(self.fn)`: the callee and the first argument's name.
 _COMPILE_CALL = re.compile(r"([A-Za-z_][\w.]*)\s*\(\s*(?:self\.)?([A-Za-z_]\w*)\s*[,)]")
 # `self.loss_fn = FocalLoss(...)`: the attribute and the class it holds an instance of.
@@ -90,13 +91,22 @@ _SUPER_ATTR = re.compile(r"super\(\)\s*\.\s*([A-Za-z_]\w*)")
 
 
 class ClassInfo:
-    __slots__ = ("name", "is_module", "cold", "methods", "autograd", "bases")
+    __slots__ = ("name", "is_module", "cold", "methods", "autograd", "bases", "module_state",
+                 "deferred")
 
-    def __init__(self, name, is_module, cold, autograd=False, bases=()):
+    def __init__(self, name, is_module, cold, autograd=False, bases=(), module_state=None):
         self.name, self.is_module, self.cold = name, is_module, cold
         self.autograd = autograd        # a torch.autograd.Function: forward and backward run in the step
         self.methods: dict[str, list[FunctionInfo]] = {}
         self.bases = bases              # base names, their first part resolved by the imports
+        # True: an nn.Module (by a base of this file or torch's); False: known not to be one
+        # (every base is of this file and no module, or a builtin/stdlib class); None: it
+        # depends on a base defined elsewhere (another file of the project, or unknown).
+        self.module_state = module_state
+        # Entry points left to the cross-file step (collecting, module_state None): method
+        # qualname -> whether it is one when the base stays unknown (`forward`, as before)
+        # or only when a base in another file is an nn.Module (`__call__`, `forward_*`...).
+        self.deferred: dict[str, bool] = {}
 
 
 class FunctionInfo:
@@ -179,6 +189,11 @@ class Scopes:
         # being called from cold code is no evidence, so another file's model code reaching
         # them (a base class's `forward` calling an overridden hook) makes them model code.
         self.soft_cold: set[int] = set()
+        # Collecting for the cross-file step: entry points that depend on whether a base
+        # class of another file is an nn.Module are left to it (ClassInfo.deferred).
+        self.defer = False
+        self.deferred: list[FunctionInfo] = []      # those that are `forward`
+        self.deferred_reach: set[int] = set()       # ids of what they reach in the file
 
     def release(self) -> None:
         """Break the reference cycles (functions <-> classes <-> nested functions) so that the
@@ -216,10 +231,13 @@ def is_example_module(module: str | None) -> bool:
 
 
 def index_module(tree: ast.Module, lines: list[str], explain: bool = False,
-                 module: str | None = None) -> Scopes:
+                 module: str | None = None, defer: bool = False) -> Scopes:
     """The pre-pass over one module; `module` (its dotted name, when known) tells test
-    packages, whose code is all cold, and example packages (no library: see _EXAMPLE_PARTS)."""
+    packages, whose code is all cold, and example packages (no library: see _EXAMPLE_PARTS).
+    With `defer` (the cross-file step will run), the entry points of a class whose bases are
+    of other files are left to it (ClassInfo.deferred)."""
     scopes = Scopes()
+    scopes.defer = defer
     if explain:
         scopes.why = {}
     if is_test_module(module):
@@ -323,12 +341,12 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
             if unit:
                 exports[f.qualname] = (True, frozenset())
         elif f.role == Role.MODEL and (f.parent is None or f.parent.role != Role.MODEL):
-            refs = refs_of(f) | _self_refs(f, lines, module, stored)
+            refs = refs_of(f) | _self_refs(f, lines, module, stored, aliases, scopes.classes)
             model_refs |= refs
             if unit:
                 exports[f.qualname] = (True, frozenset(refs))
         elif unit and (f.role == Role.NEUTRAL or id(f) in soft):
-            exports[f.qualname] = (False, frozenset(refs_of(f) | _self_refs(f, lines, module, stored)))
+            exports[f.qualname] = (False, frozenset(refs_of(f) | _self_refs(f, lines, module, stored, aliases, scopes.classes)))
     return exports, frozenset(model_refs)
 
 
@@ -336,7 +354,8 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
 _STORED_ATTR = re.compile(r"self\.(\w+)\s*(?::[^=\n]*)?=(?!=)")
 
 
-def _self_refs(f: FunctionInfo, lines: list[str], module: str, stored: dict) -> set:
+def _self_refs(f: FunctionInfo, lines: list[str], module: str, stored: dict,
+               aliases: dict, classes: dict) -> set:
     """`module.Class.m` for each `self.m` a method names that its class does not store: the
     cross-file step follows it to `m` of the class, of its bases, and to the overrides of `m`
     in subclasses in other files (crossfile.Hierarchy)."""
@@ -351,7 +370,39 @@ def _self_refs(f: FunctionInfo, lines: list[str], module: str, stored: dict) -> 
         held = stored[id(cls)] = {a for ms in cls.methods.values() for m in ms for a in
                                   _STORED_ATTR.findall("\n".join(lines[m.node.lineno - 1:m.node.end_lineno]))}
     owner = f"{module}.{f.qualname.rpartition('.')[0]}"
-    return {f"{owner}.{a}" for a in attrs if a not in held and not a.startswith("__")}
+    out = {f"{owner}.{a}" for a in attrs if a not in held and not a.startswith("__")}
+    holds = stored.get((id(cls), "held"))
+    if holds is None:
+        holds = stored[(id(cls), "held")] = _held_classes(cls, lines, module, aliases, classes)
+    if holds and not holds.keys().isdisjoint(attrs):
+        # `self.selector.select(...)`, `self.metric(...)` where `self.selector = Selector(...)`
+        # holds an instance of a class of this or another file: its method runs here.
+        text = "\n".join(lines[f.node.lineno - 1:f.node.end_lineno])
+        for attr, method in _HELD_CALL.findall(text):
+            for target in holds.get(attr, ()):
+                out.add(f"{target}.{method or '__call__'}")
+    return out
+
+
+# `self.x.m(` or `self.x(`: a call of what the attribute holds.
+_HELD_CALL = re.compile(r"self\.(\w+)(?:\.(\w+))?\s*\(")
+
+
+def _held_classes(cls: ClassInfo, lines: list[str], module: str, aliases: dict,
+                  classes: dict) -> dict:
+    """attribute -> absolute names of the classes (of this file, or imported) whose
+    instances the class's methods store in it (`self.box_selector = BoxSelector(...)`)."""
+    out: dict = {}
+    for ms in cls.methods.values():
+        for m in ms:
+            text = "\n".join(lines[m.node.lineno - 1:m.node.end_lineno])
+            if "self." not in text:
+                continue
+            for attr, name in _HELD_INSTANCE.findall(text):
+                target = aliases.get(name) or (f"{module}.{name}" if name in classes else None)
+                if target is not None and not target.startswith(_NOT_PROJECT):
+                    out.setdefault(attr, set()).add(target)
+    return out
 
 
 def class_facts(scopes: Scopes, module: str, is_package: bool):
@@ -362,8 +413,15 @@ def class_facts(scopes: Scopes, module: str, is_package: bool):
     for name, cls in scopes.classes.items():
         bases = [f"{module}.{b}" if b in scopes.classes else resolve_import(b, module, is_package)
                  for b in cls.bases if b and not b.startswith(_NOT_PROJECT) and b != "object"]
-        if bases:
-            classes[name] = [bases, sorted(cls.methods)]
+        # [bases, methods, whether an nn.Module by its own bases (1), or not (0: then it is
+        # one if a base is), entry points that depend on it (ClassInfo.deferred)]: every
+        # class, so that a base-less one is known to be no module (crossfile.Hierarchy).
+        # (-1: a base none of the project's files can tell about: a call, numpy's...)
+        unlisted = cls.module_state is None and any(
+            not b or b.startswith(_NOT_PROJECT) for b in cls.bases)
+        classes[name] = [bases, sorted(cls.methods),
+                         1 if cls.is_module else (-1 if unlisted else 0),
+                         dict(sorted(cls.deferred.items()))]
     aliases = {}
     if is_package:
         aliases = {a: resolve_import(t, module, is_package) for a, t in scopes.imports.items()
@@ -422,7 +480,11 @@ def _scan(body, scopes: Scopes, order, func, cls, prefix, top) -> None:
                 _COLD_BASE.search(b) or (b in known and known[b].cold) for b in bases)
             autograd = any(b.endswith("autograd.Function") or b.endswith("autograd.function.Function")
                            for b in bases)
-            info = ClassInfo(node.name, is_module, cold, autograd, bases)
+            state = True if is_module else _module_state(node.bases, bases, scopes)
+            if state is True and not is_module:
+                is_module = True        # `nn.Linear` and the like: torch.nn's classes
+                cold = any(_COLD_BASE.search(b) or (b in known and known[b].cold) for b in bases)
+            info = ClassInfo(node.name, is_module, cold, autograd, bases, state)
             known[node.name] = info
             _scan(node.body, scopes, order, func, info, prefix + node.name + ".", False)
         elif t is ast.FunctionDef or t is ast.AsyncFunctionDef:
@@ -446,6 +508,41 @@ def _scan(body, scopes: Scopes, order, func, cls, prefix, top) -> None:
                 _scan(h.body, scopes, order, func, cls, prefix, top)
             _scan(node.orelse, scopes, order, func, cls, prefix, top)
             _scan(node.finalbody, scopes, order, func, cls, prefix, top)
+
+
+# Bases that say "no nn.Module" for sure: builtins and the standard library's classes.
+_BUILTIN_NAMES = frozenset(n for n in dir(builtins) if n[:1].isupper() or n in (
+    "object", "dict", "list", "tuple", "set", "frozenset", "str", "int", "float", "bytes", "type"))
+# torch's classes that are no modules although they live under `torch.nn`.
+_NN_NOT_MODULE = frozenset({"Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer"})
+
+
+def _module_state(nodes, bases: list, scopes: Scopes):
+    """Whether a class whose bases no name says is a module is one: False when every base is
+    known (a class of this file that is none, a builtin or standard-library class, torch's
+    other classes), True for a class of `torch.nn`, None when a base is defined elsewhere."""
+    out = False
+    for node, base in zip(nodes, bases):
+        if not base and type(node) is ast.Subscript:        # `Generic[T]`, `Base[Config]`
+            base = scopes.qualname(node.value) or ""
+        known = scopes.classes.get(base)
+        if known is not None:
+            state = known.module_state
+        elif not base:
+            state = None                    # a call or an expression: no way to tell
+        elif base.startswith("torch."):
+            last = base.rpartition(".")[2]
+            state = base.startswith("torch.nn.") and last[:1].isupper() and \
+                last not in _NN_NOT_MODULE
+        elif "." not in base and base not in scopes.imports:
+            state = None if base not in _BUILTIN_NAMES else False
+        else:
+            state = None if base.partition(".")[0] not in _STDLIB else False
+        if state is True:
+            return True
+        if state is None:
+            out = None
+    return out
 
 
 def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -> None:
@@ -501,22 +598,50 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
             f.role = Role.COLD
             scopes.host_algorithms.add(id(f))
     _spread_cold(order, graph, scopes.soft_cold)
+    if scopes.deferred:
+        _keep_deferred_reach(scopes, order, graph)
     if scopes.example_module is None:       # example scripts stay cold unless model code reaches them
-        _mark_steps(order, lines)
+        _mark_steps(order, lines, scopes.deferred_reach)
     for f in order:
-        f.modelish = f.role == Role.MODEL or bool(
+        # (what a deferred entry point reaches is walked as it would be were it decided here)
+        f.modelish = f.role == Role.MODEL or id(f) in scopes.deferred_reach or bool(
             _ROOT_METHOD.match(f.name) or "loss" in f.name.lower()
             or (f.cls is not None and f.cls.is_module and not _COLD_FUNC.match(f.name)))
 
 
-def _mark_steps(order: list[FunctionInfo], lines: list[str]) -> None:
+def _keep_deferred_reach(scopes: Scopes, order: list[FunctionInfo], graph: _CallGraph) -> None:
+    """What a `forward` left to the cross-file step (an entry point whenever its bases stay
+    unknown) reaches in this file is walked as model code would be (`modelish`, no training
+    step cut short) and, where cold here (by its name: `load_balancing_loss_func`, or for
+    want of another caller), is soft cold: its model-code findings are kept aside, reported
+    if that step makes the `forward` an entry point, as when it is decided in the file."""
+    seen = scopes.deferred_reach
+    todo = list(scopes.deferred)
+    while todo:
+        f = todo.pop()
+        if id(f) in seen or f.role == Role.MODEL:
+            continue
+        seen.add(id(f))
+        if f.role == Role.COLD and not (f.cls is not None and f.cls.cold):
+            scopes.soft_cold.add(id(f))
+        todo.extend(graph.callees(f))
+    for f in order:                 # parents come before their nested functions
+        if f.parent is not None and id(f.parent) in seen:
+            seen.add(id(f))
+            if f.role == Role.COLD:
+                scopes.soft_cold.add(id(f))
+
+
+def _mark_steps(order: list[FunctionInfo], lines: list[str], deferred: set) -> None:
     """A function that runs a backward pass through a loss it computed is the training step
     (stable-baselines3's `train()`, a Trainer's `training_step`), whatever its name: its code
     inside the step's span is model code. Marked after the cold spread, so that helpers only
     it calls keep their role, and not followed to callees (a driver that only calls a step
     function stays as it is; the step's callees are reached from the model, or are not)."""
     for f in order:
-        if f.role == Role.MODEL or "backward" not in f.refs(lines)[0]:
+        # (what an entry point left to the cross-file step reaches is model code, whole, if
+        # that step makes it one, as when it is decided in the file)
+        if f.role == Role.MODEL or id(f) in deferred or "backward" not in f.refs(lines)[0]:
             continue
         spans = step_spans(f.node)
         if spans:
@@ -736,9 +861,20 @@ def _is_root(f: FunctionInfo, scopes: Scopes, compiled=frozenset(), graph=None) 
     if cls is not None:
         if (_STEP_METHOD.match(f.name) and cls.is_module) or (cls.autograd and f.name in ("forward", "backward")):
             return True
-        if _ROOT_METHOD.match(f.name) and (
-                f.name == "forward" or cls.is_module or _LOSS_CLASS.search(cls.name)):
-            return True
+        if _STEP_METHOD.match(f.name) and cls.module_state is None and scopes.defer:
+            cls.deferred[f.qualname] = False
+        if _ROOT_METHOD.match(f.name):
+            if cls.is_module or _LOSS_CLASS.search(cls.name):
+                return True
+            # Not known to be a module: its `forward` runs in the step only if some code
+            # reachable calls it, unless a base of another file may make it a module.
+            if cls.module_state is None:
+                if scopes.defer:
+                    cls.deferred[f.qualname] = f.name == "forward"
+                    if f.name == "forward":     # (an entry point without this step too)
+                        scopes.deferred.append(f)
+                else:
+                    return f.name == "forward"
     elif f.parent is None and _ROOT_FUNCTION.search(f.name):
         return True
     if _COLD_FUNC.match(f.name):

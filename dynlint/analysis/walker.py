@@ -61,6 +61,7 @@ class Analyzer(KindInference):
         self.position_hooks: dict = position_hooks or {}
         self.skip_roles = skip_roles         # function roles whose bodies need no walk
         self.module_name: str | None = None  # dotted module name, when known (test packages)
+        self.defer = False      # collecting for the cross-file step (scopes.index_module)
         # (analyzer) -> ids of the functions and `__main__` guards to walk although their role
         # is skipped: some rule may match inside them (see Engine._walk_anyway).
         self.walk_anyway = None
@@ -84,7 +85,7 @@ class Analyzer(KindInference):
     def run(self, tree: ast.AST, lines: list[str]) -> None:
         self.lines = lines
         self.tree = tree                   # for module-wide facts some predicates need
-        self.scopes = index_module(tree, lines, module=self.module_name)
+        self.scopes = index_module(tree, lines, module=self.module_name, defer=self.defer)
         self.imports, self.classes = self.scopes.imports, self.scopes.classes
         if self.walk_anyway is not None:
             self._unskipped = self.walk_anyway(self)

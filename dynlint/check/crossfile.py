@@ -302,36 +302,60 @@ def _reexported(name: str, aliases: dict, hops: dict) -> str | None:
 def _reach(all_facts, why: dict | None) -> set:
     """The names model code reaches across files. With `why`, each name records its
     predecessor: the name that references it, ("model code of", module) for a reference read
-    from a file's model code, or ("override of", name) for a subclass's override of a method
-    `self.m(...)` reached in its base. Only `--explain` pays for the record."""
+    from a file's model code, ("override of", name) for a subclass's override of a method
+    `self.m(...)` reached in its base, or ("entry point", why) for an entry point that
+    depends on other files (Hierarchy.entry_points). Only `--explain` pays for the record.
+
+    A method is reached as a call through `self` (`self.m(...)` in a method of `C` names
+    `C.m`: `m` of `C`, of its bases, and its overrides in `C`'s subclasses), or statically
+    (`Base.m(self)`, a held instance's `self.x.m(...)` of a class of another module, what a
+    class inherits from its bases): then `m` of that class or its bases only, not the
+    overrides in their other subclasses."""
     index = {}
-    todo = []
+    todo: list = []         # (name, predecessor[, static])
     for facts in all_facts:
-        todo.extend((ref, ("model code of", facts.module)) for ref in facts.model_refs)
+        module = facts.module
+        todo.extend((ref, ("model code of", module), not _own(ref, module))
+                    for ref in facts.model_refs)
         for name, (is_model, refs) in facts.exports.items():
-            index[f"{facts.module}.{name}"] = refs
+            index[f"{module}.{name}"] = (module, refs)
             if is_model:
-                todo.append((f"{facts.module}.{name}", None))
+                todo.append((f"{module}.{name}", None))
     aliases = _aliases(all_facts)
     classes = Hierarchy(all_facts, aliases)
+    todo.extend(classes.entry_points())
     model = set()
+    dispatched = set()      # names reached as a call through `self`, not only statically
     hops: dict = {}
     while todo:
-        name, pred = todo.pop()
-        if name in model:
+        item = todo.pop()
+        name, pred = item[0], item[1]
+        static = len(item) > 2 and item[2]
+        if name in dispatched or (static and name in model):
             continue
         model.add(name)
+        if not static:
+            dispatched.add(name)
         if why is not None and pred is not None:
             why.setdefault(name, pred)
-        todo.extend((ref, name) for ref in index.get(name, ()))
+        found = index.get(name)
+        if found is not None:
+            todo.extend((ref, name, not _own(ref, found[0])) for ref in found[1])
         # Using anything from a module reaches what its module-level registries name.
         todo.append((name.rpartition(".")[0] + ".<module>", name))
         target = _reexported(name, aliases, hops)
         if target is not None:
-            todo.append((target, name))
+            todo.append((target, name, static))
         if classes.children:
-            classes.methods_of(name, todo)
+            classes.methods_of(name, todo, static)
     return model
+
+
+def _own(ref: str, module: str) -> bool:
+    """Whether `ref` names a method of a class of `module` (`module.C.m`: what `self.m(...)`
+    names in `C`'s methods), which runs the overrides of `C`'s subclasses too."""
+    return ref.startswith(module) and ref.count(".", len(module)) == 2 and \
+        ref[len(module):len(module) + 1] == "."
 
 
 class Hierarchy:
@@ -344,17 +368,62 @@ class Hierarchy:
     def __init__(self, all_facts, aliases: dict):
         self.classes: dict = {}     # class -> (bases, method names)
         self.children: dict = {}    # class -> direct subclasses
+        self.own: dict = {}         # class -> 1: an nn.Module by its own bases, 0: if a base
+                                    # is, -1: unknown (scopes.class_facts)
+        self.deferred: list = []    # (class, module, {method qualname: also when unknown})
         for facts in all_facts:
             for name, entry in facts.classes.items():
-                if type(entry) is not list or len(entry) != 2:
+                if type(entry) is not list or len(entry) < 2:
                     continue
                 full = f"{facts.module}.{name}"
                 bases = [self._canonical(b, aliases) for b in entry[0] if type(b) is str]
                 self.classes[full] = (bases, frozenset(entry[1]))
+                if len(entry) >= 4 and entry[2] in (1, 0, -1) and type(entry[3]) is dict:
+                    self.own[full] = entry[2]
+                    if entry[3]:
+                        self.deferred.append((full, facts.module, entry[3]))
                 for base in bases:
                     self.children.setdefault(base, []).append(full)
         self._below: dict = {}
         self._by_name: dict = {}    # class -> {method name: subclasses defining it}
+        self._module: dict = {}
+
+    def is_module(self, cls: str, depth: int = 0):
+        """Whether the project's class `cls` is an nn.Module, directly or through its bases in
+        other files: True, False (every base known, none a module), or None (a base the
+        project cannot tell about)."""
+        if cls in self._module:
+            return self._module[cls]
+        own = self.own.get(cls)
+        if own is None or depth > _REEXPORT_HOPS:
+            return None
+        self._module[cls] = None            # (a cycle in broken code: unknown)
+        found = True if own == 1 else (None if own == -1 else False)
+        if found is not True:
+            for base in self.classes[cls][0]:
+                state = self.is_module(base, depth + 1)
+                if state is True:
+                    found = True
+                    break
+                if state is None:
+                    found = None
+        self._module[cls] = found
+        return found
+
+    def entry_points(self) -> list:
+        """The entry points the scopes pre-pass left to this step (ClassInfo.deferred): of a
+        class that is a module through a base in another file, its `forward`, `__call__`,
+        `forward_*`, step methods; of one whose bases stay unknown, its `forward` (as a
+        file alone judges it); of one known to be no module, none: its `forward` is model
+        code only if something reachable calls it."""
+        out = []
+        for cls, module, methods in self.deferred:
+            state = self.is_module(cls)
+            for qualname, when_unknown in methods.items():
+                if state is True or (state is None and when_unknown):
+                    why = "an nn.Module through its bases" if state else "its bases are unknown"
+                    out.append((f"{module}.{qualname}", ("entry point", why)))
+        return out
 
     @staticmethod
     def _canonical(name: str, aliases: dict) -> str:
@@ -379,14 +448,17 @@ class Hierarchy:
             self._below[cls] = out
         return out
 
-    def methods_of(self, name: str, todo: list) -> None:
+    def methods_of(self, name: str, todo: list, inherited: bool = False) -> None:
         """Adds to `todo` what reaching `Class.m` also reaches: the base's `m` when the class
-        does not define it, and each subclass's override."""
+        does not define it, and each subclass's override. A base's `m` reached only as what
+        `Class` inherits (`inherited`) runs for `Class` and its subclasses, not for the base's
+        other subclasses: their overrides are not reached through it (a model's `__call__`
+        found in a mixin it shares with pipelines does not reach the pipelines' `__call__`)."""
         owner, _, attr = name.rpartition(".")
         entry = self.classes.get(owner)
         if entry is not None and attr not in entry[1]:
-            todo.extend((f"{base}.{attr}", name) for base in entry[0])
-        if owner in self.children:
+            todo.extend((f"{base}.{attr}", name, True) for base in entry[0])
+        if not inherited and owner in self.children:
             for sub in self._overrides(owner).get(attr, ()):
                 todo.append((f"{sub}.{attr}", ("override of", name)))
 

@@ -46,7 +46,8 @@ class _Module:
         self.tree = source.parse(text, path)
         self.lines = split_lines(text)
         self.module, self.is_package = module_name(path)
-        self.scopes = index_module(self.tree, self.lines, explain=True, module=self.module)
+        self.scopes = index_module(self.tree, self.lines, explain=True, module=self.module,
+                                   defer=True)
 
     def where(self, f) -> str:
         return f"`{f.qualname}` ({self.display}:{f.node.lineno})"
@@ -251,6 +252,9 @@ class _CrossFile:
                 steps[-1] += f", which overrides `{pred[1]}`"
                 name = pred[1]
                 continue
+            if type(pred) is tuple and pred[0] == "entry point":    # crossfile.Hierarchy
+                steps[-1] = steps[-1].replace("-> ", "entry point: ", 1) + f" ({pred[1]})"
+                return steps[::-1]
             if type(pred) is tuple:             # read from the model code of a module
                 src = self._module(pred[1])
                 f = src.referrer(name) if src is not None else None

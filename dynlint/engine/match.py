@@ -211,6 +211,7 @@ class Engine:
         analyzer = Analyzer(skip_roles=self._skip_roles_collect if facts else self._skip_roles)
         analyzer.module_name = module if module is not None else _module_of(path)
         analyzer.is_package = is_package
+        analyzer.defer = facts is not None
         if external:
             analyzer.calls.external = external
         analyzer.only = only
@@ -274,7 +275,7 @@ class Engine:
         from ..analysis.scopes import (class_facts, cross_file_facts, index_module,
                                        project_imports)
         lines = split_lines(source)
-        scopes = index_module(tree, lines, module=module)
+        scopes = index_module(tree, lines, module=module, defer=True)
         facts.exports, facts.model_refs = cross_file_facts(scopes, lines, module, is_package)
         facts.classes, facts.aliases = class_facts(scopes, module, is_package)
         facts.imports = project_imports(scopes, module, is_package)

@@ -30,7 +30,7 @@ class Index:
             for name, kind in facts.returns.items():
                 self.returns[f"{module}.{name}"] = kind
             for name, entry in facts.classes.items():
-                if type(entry) is list and len(entry) == 2:
+                if type(entry) is list and len(entry) >= 2:
                     # A set: `attr in methods` runs for every base of every lookup.
                     self.classes[f"{module}.{name}"] = (entry[0], frozenset(entry[1]))
             if facts.aliases:
