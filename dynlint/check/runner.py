@@ -212,14 +212,17 @@ def cross_file_step(named: list, others: list, found_in: dict, findings: list, c
         for display, cut in lines.items():
             snippets.remember(display, cut)
     else:
-        added, lines = [], {}
+        added, lines, walked = [], {}, set()
         if any(facts.demands or facts.opens for facts in named):
-            added, lines = _settle(named, others, found_in, findings, configs, texts, jobs,
-                                   save=record is None)
+            added, lines, walked = _settle(named, others, found_in, configs, texts, jobs,
+                                           save=record is None)
         reached = resolve_cross_file(named + others)
         if record is not None:
-            record.store(added, reached, lines)
-    return _merge_reached(findings + added, reached)
+            record.store(added, reached, lines, walked)
+    if added:
+        have = {(f.path, f.code, f.line, f.column) for f in findings}
+        findings = findings + [f for f in added if (f.path, f.code, f.line, f.column) not in have]
+    return _merge_reached(findings, reached)
 
 
 _BUFFER_WALKS: dict = {}        # the server's walks of unsaved text: never in the disk cache
@@ -238,18 +241,20 @@ def _walk_text(profile, text: str, path: str, display: str, external, only, key:
     return entry
 
 
-def _settle(named: list, others: list, found_in: dict, findings: list, configs,
-            texts: dict | None = None, jobs=None, save: bool = True) -> tuple:
+def _settle(named: list, others: list, found_in: dict, configs, texts: dict | None = None,
+            jobs=None, save: bool = True) -> tuple:
     """Function summaries across files (crossfile.settle): the functions of a file whose
     calls into other files now return something known are walked again; what they find is
     added to the file's first findings (cached by the file's content and what it was told;
-    a file's unsaved text, in `texts`, in memory only). Returns (the findings to add, the
-    report's lines of the files walked again: display -> snippets.Lines)."""
+    a file's unsaved text, in `texts`, in memory only). Returns (the findings of the walks
+    again, the report's lines of the files walked again: display -> snippets.Lines, the paths
+    of the files walked again: what else the outcome depends on besides the facts)."""
     global _ENGINES
     _ENGINES = configs.gates        # the server's configurations as well as the CLI's
     memo = Memo(configs, "#settled", entry_to_json, entry_from_json)
     added: dict = {}
     cuts: dict = {}             # display -> the lines of its latest walk (snippets.remember)
+    walked: set = set()
 
     def recheck(facts, external, only):
         path = facts.origin
@@ -258,6 +263,7 @@ def _settle(named: list, others: list, found_in: dict, findings: list, configs,
             added.pop(display, None)
             return facts
         key = external_key(external, only)
+        walked.add(path)
         text = texts.get(path) if texts else None
         entry = memo.get(profile, path, key, display) if text is None else \
             _walk_text(profile, text, path, display, external, only, key)
@@ -303,11 +309,7 @@ def _settle(named: list, others: list, found_in: dict, findings: list, configs,
     settle(named, others, recheck, configs is not None)
     if save:
         memo.save()
-    if not added:
-        return [], cuts
-    have = {(f.path, f.code, f.line, f.column) for f in findings}
-    return [f for found in added.values() for f in found
-            if (f.path, f.code, f.line, f.column) not in have], cuts
+    return [f for found in added.values() for f in found], cuts, walked
 
 
 def _recheck_file(job):
