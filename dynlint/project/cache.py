@@ -12,7 +12,10 @@ loading a planted pickle would run the planter's code) and checked before use:
   the content check: when it differs the file is read and hashed, and the entry is used only
   if the digest matches;
 * results are decoded by a caller-supplied `decode` that checks every type; a malformed
-  entry is dropped and recomputed.
+  entry is dropped and recomputed;
+* a result that is no one file's (the cross-file step's record, check/steprecord.py) is an
+  entry named `#...`, never an absolute path, with the digest of everything it depends on in
+  place of the content digest, checked the same way.
 
 Anything rejected gives at most one warning per run, naming the cache file.
 
