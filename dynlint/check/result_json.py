@@ -83,8 +83,9 @@ def finding_from_json(data, path: str) -> Finding:
 
 # -- cross-file facts ---------------------------------------------------------------------------
 def facts_to_json(facts: FileFacts) -> list:
-    exports = {name: [is_model, list(refs)] for name, (is_model, refs) in facts.exports.items()}
-    out = [facts.module, exports, list(facts.model_refs),
+    # Sets sorted: the same facts give the same text in any process (see _facts_field).
+    exports = {name: [is_model, sorted(refs)] for name, (is_model, refs) in facts.exports.items()}
+    out = [facts.module, exports, sorted(facts.model_refs),
            [[func, finding_to_json(f)] for func, f in facts.conditional]]
     if facts.summarises():
         out += [{k: list(v) if type(v) is tuple else v for k, v in facts.returns.items()},
@@ -178,7 +179,10 @@ class LazyFacts:
 def _facts_field(facts) -> list | None:
     if facts is None:
         return None
-    return [facts_flags(facts), json.dumps(facts_to_json(facts), separators=(",", ":"))]
+    # Keys sorted (a summary's dict is filled in set order): the same facts give the same
+    # text in any process, as the cross-file step's record needs (steprecord.py).
+    return [facts_flags(facts), json.dumps(facts_to_json(facts), separators=(",", ":"),
+                                           sort_keys=True)]
 
 
 def _facts_from_field(data, path: str) -> LazyFacts | None:
