@@ -237,3 +237,62 @@ def test_a_tuple_of_tensors_from_another_file_keeps_its_items_kinds(dynlint, tmp
         out = dynlint("check", target, "--output-format", "json", "--no-cache", cwd=tmp_path)
         found = [(f["path"], f["line"], f["code"]) for f in json.loads(out.stdout)]
         assert found == [("pkg/metric.py", 8, "DYN204")], found
+
+
+# A loss whose assigner lives in another file (ultralytics' v8SegmentationLoss): the assigner
+# returns a tuple holding the foreground mask; a method of the loss returns it inside a nested
+# tuple (`return (fg_mask, idx), loss`); its caller, in the same file, unpacks the nested tuple
+# and passes the mask to a helper whose loop unpacks zip items in a second step.
+ASSIGNED = {
+    "pyproject.toml": "[project]\nname = 'pkg'\n",
+    "pkg/__init__.py": "",
+    "pkg/tal.py": """\
+        import torch
+
+        class Assigner(torch.nn.Module):
+            def forward(self, scores):
+                fg_mask = scores.amax(-1) > 0.5
+                return scores.argmax(-1), fg_mask
+        """,
+    "pkg/loss.py": """\
+        import torch
+        from .tal import Assigner
+
+        class DetLoss:
+            def __init__(self):
+                self.assigner = Assigner()
+
+            def assigned(self, scores):
+                idx, fg_mask = self.assigner(scores)
+                return (fg_mask, idx), scores.sum()
+
+        class SegLoss(DetLoss):
+            def __call__(self, scores, masks):
+                (fg_mask, idx), loss = self.assigned(scores)
+                return loss + self.seg(fg_mask, idx, masks)
+
+            def seg(self, fg_mask: torch.Tensor, idx: torch.Tensor, masks: torch.Tensor):
+                total = 0
+                for i, single in enumerate(zip(fg_mask, idx, masks)):
+                    fg_i, idx_i, masks_i = single
+                    total = total + masks_i[fg_i].sum() + idx_i[fg_i].sum()
+                return total
+        """,
+}
+
+
+def test_a_mask_inside_a_nested_tuple_reaches_the_callers_of_the_method(dynlint, tmp_path):
+    """The mask the assigner (another file) returns reaches, through the nested tuple and
+    the caller in the same file, the helper's loop: flagged, checked alone or whole."""
+    _write(tmp_path, ASSIGNED)
+    # Whole, then alone: without the cache, then with it cold and warm (the nested tuple
+    # goes through the cache's JSON).
+    for target, cache in ((".", "--no-cache"), ("pkg/loss.py", "--no-cache"),
+                          ("pkg/loss.py", None), ("pkg/loss.py", None)):
+        out = dynlint("check", target, "--output-format", "json", *([cache] if cache else []),
+                      cwd=tmp_path)
+        found = sorted({(f["path"], f["line"], f["code"]) for f in json.loads(out.stdout)})
+        assert found == [("pkg/loss.py", 21, "DYN101")], found
+    one = dynlint("check", "pkg/loss.py", "--output-format", "json", "--no-cross-file",
+                  "--no-cache", cwd=tmp_path)
+    assert not any(f["line"] == 21 for f in json.loads(one.stdout)), one.stdout

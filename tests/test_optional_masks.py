@@ -204,3 +204,23 @@ def test_rows_of_a_numpy_copy_are_numpy(dynlint, write):
                 return kept
         """, "--select", "DYN101")
     assert found == [(8, "DYN101")]
+
+
+def test_items_of_a_list_of_numpy_arrays_are_numpy(dynlint, write):
+    # speechbrain 1.1.2 (Apache 2.0), `integrations/alignment/ctc_seg.py` 570-575: token ids
+    # as numpy arrays, filtered per utterance (a false alarm of the set-b hand reading). The
+    # same filter over a list of tensors is still a boolean-mask index.
+    found = _check(dynlint, write, """\
+        import numpy as np
+        import torch
+        class Segmenter(torch.nn.Module):
+            def forward(self, text, config, tokens):
+                token_list = [
+                    np.array(self._tokenizer.encode_as_ids(utt)) for utt in text
+                ]
+                unk = config.char_list.index("<unk>")
+                token_list = [utt[utt != unk] for utt in token_list]
+                ids = [torch.tensor(t) for t in tokens]
+                return [t[t != unk] for t in ids], token_list
+        """, "--select", "DYN101")
+    assert found == [(11, "DYN101")]

@@ -23,7 +23,17 @@ def _tally(rows, key) -> dict:
     return out
 
 
-def report_b(sample_path, verdicts_path, out_path, function_of, key_of, path_of) -> None:
+SET_B = {
+    "title": "# Hand reading, set b: 60 dynlint findings on repos it was never measured on",
+    "about": "Second, independent reading (issue 9). Repos (sources of the wheels from `pip download --no-deps`: "
+             "speechbrain 1.1.2, torch-geometric 2.8.1, stable-baselines3 2.9.2; speech, graph learning, RL). ",
+    "quota": "stable-baselines3 has fewer, so all of its findings are read and the rest is shared evenly",
+    "set": "b",
+}
+
+
+def report_b(sample_path, verdicts_path, out_path, function_of, key_of, path_of, about=SET_B) -> None:
+    """Also the report of later keyed sets (set c): `about` holds what differs between them."""
     data = json.load(open(sample_path))
     verdicts = json.load(open(verdicts_path))
     rows, lines, missing = [], [], []
@@ -45,20 +55,19 @@ def report_b(sample_path, verdicts_path, out_path, function_of, key_of, path_of)
     worth, n = sum(v == "yes" for _, v in rows), len(rows)
     first = verdicts.get("first_look", {})
     head = [
-        "# Hand reading, set b: 60 dynlint findings on repos it was never measured on",
+        about["title"],
         "",
-        "Second, independent reading (issue 9). Repos (sources of the wheels from `pip download --no-deps`: "
-        "speechbrain 1.1.2, torch-geometric 2.8.1, stable-baselines3 2.9.2; speech, graph learning, RL). "
+        about["about"] +
         f"Findings per repo with the default rules: {data['findings_per_repo']}; of them `likely`: "
         f"{data['likely_per_repo']}. Sample: seed {data['seed']}, stratified, quota {data['quota']} (20 per repo; "
-        "stable-baselines3 has fewer, so all of its findings are read and the rest is shared evenly). "
-        "The sample is kept in `bench/handread/sample_b.json`, the verdicts in `verdicts_b.json`.",
+        f"{about['quota']}). The sample is kept in `bench/handread/sample_{about['set']}.json`, the verdicts in "
+        f"`verdicts_{about['set']}.json`.",
         "",
         "A finding is **worth acting on** when it is a real data-dependent shape or host sync in code that runs "
         "in a training or inference step (forward, loss, augmentation on the batch, decoding loop, a library "
         "function such a step calls) that an engineer porting to a graph compiler would want to know about. "
-        "Reproduce: `python bench/handread/sample.py fetch --set b && python bench/handread/sample.py sample "
-        "--set b && python bench/handread/sample.py report --set b`.",
+        f"Reproduce: `python bench/handread/sample.py fetch --set {about['set']} && python bench/handread/sample.py "
+        f"sample --set {about['set']} && python bench/handread/sample.py report --set {about['set']}`.",
         "",
         f"**First look** (dynlint as it stood before any change for this set): {first.get('worth')}/"
         f"{first.get('total')} worth acting on; by confidence: {first.get('by_confidence')}; by repo: "

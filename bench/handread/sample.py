@@ -8,8 +8,9 @@
     python bench/handread/sample.py fetch|sample|report --set b   # second, independent reading
 
 Set a (pyro-ppl, vector-quantize-pytorch, fair-esm) is the reading dynlint was adjusted against;
-set b (speechbrain, torch-geometric, stable-baselines3: speech, graph learning, RL) was read
-first with dynlint as it stood, then kept as a check. Set b's verdicts are keyed by finding
+set b (speechbrain, torch-geometric, stable-baselines3: speech, graph learning, RL) and set c
+(pytorch-metric-learning, gpytorch, pytorch-forecasting: metric learning, Gaussian processes,
+forecasting) were read first with dynlint as it stood, then kept as checks. Set b's and c's verdicts are keyed by finding
 (path inside the package, line, column, code), so a redrawn sample keeps those it shares.
 
 Stratified: 20 findings per repo; a repo with fewer findings gives all of them and the rest of
@@ -36,8 +37,19 @@ SETS = {
     "b": {"work": "/tmp/handread_b", "seed": 23, "suffix": "_b", "fill": "even",
           "packages": {"speechbrain==1.1.2": "speechbrain", "torch-geometric==2.8.1": "torch_geometric",
                        "stable-baselines3==2.9.2": "stable_baselines3"}},
+    "c": {"work": "/tmp/handread_c", "seed": 31, "suffix": "_c", "fill": "even",
+          "packages": {"pytorch-metric-learning==2.9.0": "pytorch_metric_learning", "gpytorch==1.15.2": "gpytorch",
+                       "pytorch-forecasting==1.8.0": "pytorch_forecasting"}},
 }
 SET = SETS["a"]
+SET_C = {    # what the set-c report says about itself (report_b.py writes sets b and c)
+    "title": "# Hand reading, set c: 60 dynlint findings on repos it was never measured on",
+    "about": "Third, independent reading (issue 9), first look recorded before any code changed for it. Repos "
+             "(sources of the wheels from `pip download --no-deps`: pytorch-metric-learning 2.9.0, gpytorch "
+             "1.15.2, pytorch-forecasting 1.8.0; metric learning, Gaussian processes, time-series forecasting). ",
+    "quota": "each repo has more than 20",
+    "set": "c",
+}
 WORK, PACKAGES, SEED = SET["work"], SET["packages"], SET["seed"]
 SAMPLE = os.path.join(HERE, "sample.json")
 LAST_STOP = {"pyro": 59, "vector_quantize_pytorch": 10, "esm": 10}   # findings per repo at the first reading
@@ -196,9 +208,11 @@ def report() -> None:
 if __name__ == "__main__":
     if "--set" in sys.argv:
         use_set(sys.argv[sys.argv.index("--set") + 1])
-    if SET is SETS["b"] and sys.argv[1] == "report":
-        from report_b import report_b
-        report_b(SAMPLE, os.path.join(HERE, "verdicts_b.json"), os.path.join(REPO, "bench", "results", "handread_b.md"),
-                 _function, finding_key, src_path)
+    if SET is not SETS["a"] and sys.argv[1] == "report":    # keyed verdicts (sets b, c)
+        from report_b import SET_B, report_b
+        about = SET_C if SET is SETS["c"] else SET_B
+        report_b(SAMPLE, os.path.join(HERE, f"verdicts{SET['suffix']}.json"),
+                 os.path.join(REPO, "bench", "results", f"handread{SET['suffix']}.md"),
+                 _function, finding_key, src_path, about)
     else:
         {"fetch": fetch, "sample": sample, "report": report}[sys.argv[1]]()

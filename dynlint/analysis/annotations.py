@@ -44,6 +44,28 @@ def annotation_kind(ann: ast.AST | None) -> int:
 
 
 _NUMBERS = frozenset({"int", "float"})
+
+
+def declared_numbers(ann: ast.AST | None):
+    """What an annotation declares in numbers: 1 for `int`/`float` (`Optional` too), the
+    length for a fixed tuple of them (`tuple[int, int]`), else None. A tensor passed where the
+    code declares a number stands in for one: it is 0-d."""
+    if type(ann) is ast.Constant and isinstance(ann.value, str):
+        try:
+            ann = ast.parse(ann.value, mode="eval").body
+        except SyntaxError:
+            return None
+    if ann is None:
+        return None
+    if type(ann) is ast.Subscript and _head(ann.value) in ("tuple", "Tuple"):
+        items = ann.slice.elts if type(ann.slice) is ast.Tuple else [ann.slice]
+        if items and all(type(i) in (ast.Name, ast.Attribute) and _head(i) in _NUMBERS
+                         for i in items):
+            return len(items)
+        return None
+    names = _annotation_names(ann, [])
+    plain = [n for n in names if n not in ("Optional", "Union", "None", "typing")]
+    return 1 if plain and all(n in _NUMBERS for n in plain) else None
 _SEQUENCES = frozenset({"List", "list", "Tuple", "tuple", "Sequence"})
 _MAPPINGS = frozenset({"Dict", "dict", "Mapping"})
 

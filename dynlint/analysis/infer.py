@@ -62,7 +62,11 @@ class KindInference:
             items = self._items_of(node.value)
             if items is not None and type(node.slice) is ast.Constant and \
                     type(node.slice.value) is int and -len(items) <= node.slice.value < len(items):
-                return items[node.slice.value]
+                item = items[node.slice.value]
+                if type(item) is tuple:         # `out[0]` of `return (a, m), loss`
+                    self._tuple_kinds[id(node)] = item
+                    return K.tuple_kind(item)
+                return item
             base = self.kind(node.value)
             lv = K.level(base)
             if base & K.ITEMS:
@@ -95,6 +99,12 @@ class KindInference:
                    any(K.level(self.kind(e)) == TENSOR for e in o.elts) for o in operands):
                 # [a, b] == [c, t] compares item by item and reads each answer on the host.
                 return TENSOR | BOOL
+            for o in operands:
+                items = self._items_of(o) if type(o) is ast.Name else None
+                if type(items) is tuple and any(K.level(i) >= PROBABLE and i & SCALAR
+                                                for i in items):
+                    # `pad == (0, 0)` of a tuple whose items callers pass as 0-d tensors.
+                    return max(K.level(i) for i in items) | BOOL
             if any(_is_non_numeric_literal(o) for o in operands):
                 return NOT
             ks = [self.kind(o) for o in operands]
@@ -142,6 +152,10 @@ class KindInference:
                     # Python bools read from tensor data (`[pad not in y for y in ys]`): as
                     # an index, a mask whose true count the data decides. (Config: constant.)
                     return NOT | BOOL
+            if k & K.ARRAY:
+                # `[np.array(ids) for ids in batch]`: numpy arrays, and so are its items
+                # (`utt[utt != unk] for utt in ...` filters numpy, not a tensor).
+                return NOT | K.ARRAY
             return NOT | (K.ITEMS if K.level(k) == TENSOR and not k & HOST else 0)
         if t in (ast.Set, ast.Dict, ast.SetComp, ast.DictComp):
             return NOT
@@ -156,7 +170,7 @@ class KindInference:
                     return frame.tuples.get(node.id)
                 frame = frame.parent
             return None
-        if type(node) is ast.Call:
+        if type(node) is ast.Call or type(node) is ast.Subscript:
             self.kind(node)
             return self._tuple_kinds.get(id(node))
         return None
@@ -278,6 +292,8 @@ class KindInference:
             return False
         if name in ("tensor", "scalar_tensor"):
             return _number(args[0])
+        if name in K.FULL_REDUCTIONS:
+            return len(args) == 1 and _no_dim(node)     # `torch.argmin(diff)`
         if name not in K.SHAPE_PRESERVING or not self.kind(args[0]) & SCALAR:
             return False
         return all(not K.level(k) or k & SCALAR for k in map(self.kind, args[1:]))
@@ -345,6 +361,9 @@ class KindInference:
         k = self._method_level(name, base, node)
         if base & SCALAR and K.level(k) >= PROBABLE and name in K.SHAPE_PRESERVING:
             k |= SCALAR                     # `t.to(torch.long)` of a 0-d tensor
+        elif name in K.FULL_REDUCTIONS and K.level(k) >= PROBABLE and K.level(base) >= PROBABLE \
+                and not node.args and _no_dim(node):
+            k |= SCALAR                     # `lens.amax()`: one element, whatever the rank
         if K.level(k) == TENSOR and name in ("cpu", "to"):
             k |= hostmem.copied_to_host(self, name, node)
         if base & CPU and K.level(k) == TENSOR:
@@ -461,6 +480,16 @@ def _positions_call(analyzer, node) -> bool:
     return type(f) is ast.Attribute and f.attr in ("nonzero", "argwhere") and \
         (q is None or not q.startswith(K.ARRAY_LIBRARIES)) and \
         K.level(analyzer.kind(f.value)) >= UNKNOWN
+
+
+def _no_dim(node: ast.Call) -> bool:
+    """No `dim`/`axis` and no `keepdim=True`: the reduction runs over every element."""
+    for kw in node.keywords:
+        if kw.arg in ("dim", "axis", "dims") or kw.arg is None:
+            return False
+        if kw.arg == "keepdim" and not (type(kw.value) is ast.Constant and kw.value.value is False):
+            return False
+    return True
 
 
 def _number(node) -> bool:

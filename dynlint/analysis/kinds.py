@@ -24,6 +24,18 @@ def level(kind: int) -> int:
     return kind & LEVEL
 
 
+# A tuple's items, as calls return them and names unpacking them keep (`Frame.tuples`), are
+# a Python tuple of kinds; an item may itself be such a tuple (`return (a, m), loss`).
+def items_hold_tensor(items: tuple) -> bool:
+    """Whether a tuple with these items' kinds holds a tensor (at any depth)."""
+    return any(items_hold_tensor(i) if type(i) is tuple else level(i) == TENSOR for i in items)
+
+
+def tuple_kind(items: tuple) -> int:
+    """The kind of a tuple value itself, from its items' kinds."""
+    return NOT | (HOLDS if items_hold_tensor(items) else 0)
+
+
 # torch functions whose result is not a tensor, beyond the is_/are_/get_/set_/use_/_ prefixes.
 TORCH_NOT_TENSOR = frozenset("""
 numel typename device dtype Size Generator finfo iinfo no_grad enable_grad inference_mode
@@ -74,7 +86,7 @@ permute detach cuda cpu to type_as new_zeros new_ones new_full new_empty new_ten
 expand_as repeat_interleave index_select gather scatter scatter_add scatter_ masked_select
 softmax log_softmax sigmoid relu bmm eq ne lt gt le ge logical_and logical_or logical_not isnan
 isinf isfinite nonzero argwhere masked_scatter index_fill index_add index_copy narrow unbind
-view_as
+view_as amax amin aminmax
 """.split())
 # Tensor methods building a new tensor of the receiver's dtype (or the `dtype=` given).
 NEW_FACTORIES = frozenset({"new_zeros", "new_ones", "new_full", "new_empty", "new_tensor"})
@@ -102,6 +114,12 @@ SHAPE_PRESERVING = frozenset("""
 floor ceil round trunc frac abs neg negative sqrt rsqrt exp exp2 expm1 log log2 log10 log1p
 sigmoid tanh sin cos sign clamp clip clamp_min clamp_max square pow reciprocal
 to type type_as long int float double half bfloat16 short detach clone contiguous cpu cuda
+""".split())
+# Reductions over every element when given no `dim` (`torch.argmin(d)`, `x.sum()`): a 0-d
+# tensor (SCALAR). Two tensors to `max`/`min` compare element-wise instead (see infer).
+FULL_REDUCTIONS = frozenset("""
+sum mean prod max min amax amin argmax argmin all any norm std var median nansum nanmean
+nanmedian count_nonzero dot vdot trace
 """.split())
 # ITEMS: a list, tuple or dict every item of which is a tensor (annotated `List[Tensor]`,
 # `Dict[str, Tensor]`, `Tuple[Tensor, ...]`, or built by a comprehension of tensors): an item

@@ -1,6 +1,7 @@
 """What a type test proves about a name where its outcome is known (isinstance narrowing).
 
-`if isinstance(x, Tensor):` proves `x` a tensor in the body, whatever the walk had joined
+`if isinstance(x, Tensor):` proves `x` a tensor in the body (and `x.dtype == torch.bool` a
+bool one), whatever the walk had joined
 before it (a tensor on one path, a tuple on another); `not isinstance(t, (int, float)) or
 t != 1` evaluates `t != 1` only when `t` is a number. `facts(analyzer, test, truth)` gives
 the kinds that hold for names when `test` evaluated to `truth`; the walker applies them to
@@ -36,6 +37,10 @@ def facts(analyzer, test: ast.AST, truth: bool, containers: bool = False) -> dic
         for v in test.values:
             out.update(facts(analyzer, v, truth, containers))
         return out
+    if t is ast.Compare:
+        # `if m.dtype != torch.bool: ... else: <m is a mask here>`.
+        name = _bool_dtype_test(analyzer, test, truth)
+        return {} if name is None else {name: TENSOR | K.BOOL}
     if not truth or t is not ast.Call:
         return {}
     name, kind = _type_test(analyzer, test, containers)
@@ -63,6 +68,21 @@ def _type_test(analyzer, call: ast.Call, containers: bool):
     return None, None
 
 
+def _bool_dtype_test(analyzer, test: ast.Compare, truth: bool):
+    """`x` for `x.dtype == torch.bool` (`is`) evaluating true, or `!=` (`is not`) false."""
+    if len(test.ops) != 1:
+        return None
+    op = type(test.ops[0])
+    if not (op in (ast.Eq, ast.Is) and truth or op in (ast.NotEq, ast.IsNot) and not truth):
+        return None
+    for a, b in ((test.left, test.comparators[0]), (test.comparators[0], test.left)):
+        if type(a) is ast.Attribute and a.attr == "dtype" and type(a.value) is ast.Name and \
+                type(b) in (ast.Attribute, ast.Name) and \
+                analyzer.qualname(b) in K.BOOL_DTYPE_NAMES and analyzer.qualname(b) != "bool":
+            return a.value.id
+    return None
+
+
 def _type_kind(analyzer, ty: ast.AST, containers: bool):
     if type(ty) not in (ast.Name, ast.Attribute):
         return None
@@ -80,4 +100,6 @@ def narrowed(current: int, kind: int) -> int:
     of its dtype and memory only if it was known to be (probably) a tensor already."""
     if kind == TENSOR:
         return TENSOR | (current & (K.BOOL | K.CPU) if K.level(current) >= PROBABLE else 0)
+    if kind == TENSOR | K.BOOL:              # a dtype test: a bool tensor, wherever it lives
+        return kind | (current & K.CPU if K.level(current) >= PROBABLE else 0)
     return NOT

@@ -25,6 +25,7 @@ import ast
 import sys
 import re
 
+from .reporting import draws, imports_plotting, returns_host_numbers
 from .steploops import calls_held, drives_model, step_spans, trains
 from .roles import Role
 
@@ -173,6 +174,7 @@ class Scopes:
         self.logging_module: str | None = None  # the module's name when it is a logging module
         self.example_module: str | None = None  # the module's name when it is example code
         self.host_algorithms: set[int] = set()    # ids of functions cold as host algorithms
+        self.plotting: set[int] = set()           # ids of functions that draw figures (`reporting.py`)
         # ids of functions cold only for want of a caller that is not cold (and those `-> float`):
         # being called from cold code is no evidence, so another file's model code reaching
         # them (a base class's `forward` calling an overridden hook) makes them model code.
@@ -458,12 +460,19 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
     model: set[int] = set()
     todo = [f for f in order if _is_root(f, scopes, compiled, graph)]
     todo += [f for f in order if _wraps_driver(f, graph)]
+    # Drawing a figure is reporting whoever calls it: model reachability stops there (a root
+    # that also draws, a `forward` with a debug plot, stays a root).
+    plotting = scopes.plotting
+    if imports_plotting(scopes.imports):
+        roots = {id(f) for f in todo}
+        plotting.update(id(f) for f in order
+                        if id(f) not in roots and draws(f.refs(lines)[0], scopes.imports))
     why = scopes.why                # None unless explaining: then record predecessors
     if why is not None:
         scopes.roots = {id(f) for f in todo}
     while todo:
         f = todo.pop()
-        if id(f) in model:
+        if id(f) in model or id(f) in plotting:
             continue
         model.add(id(f))
         start = len(todo)
@@ -477,13 +486,15 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
                        for q in scopes.imports.values())
     for f in order:                 # parents come before their nested functions
         parent_role = f.parent.role if f.parent is not None else Role.NEUTRAL
-        if id(f) in model or parent_role == Role.MODEL:
+        if id(f) in plotting:
+            f.role = Role.COLD
+        elif id(f) in model or parent_role == Role.MODEL:
             f.role = Role.MODEL
         elif parent_role == Role.COLD or _COLD_FUNC.match(f.name) or (f.cls is not None and f.cls.cold):
             f.role = Role.COLD
             if f.parent is not None and id(f.parent) in scopes.soft_cold:
                 scopes.soft_cold.add(id(f))
-        elif _returns_float(f.node):        # a heuristic: reachability from another file wins
+        elif _returns_float(f.node) or returns_host_numbers(f.node):   # reachability from another file wins
             f.role = Role.COLD
             scopes.soft_cold.add(id(f))
         elif host_imports and _host_algorithm(f, scopes, lines):
@@ -557,6 +568,8 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
         return f"its module `{scopes.test_module}` is in a test package"
     if scopes.logging_module is not None:
         return f"its module `{scopes.logging_module}` is a logging module"
+    if id(f) in scopes.plotting:
+        return "it draws a figure (a plotting library): reporting, whoever calls it"
     if f.parent is not None and f.parent.role == Role.COLD:
         return f"it is nested in `{f.parent.qualname}`, which is cold"
     if _COLD_FUNC.match(f.name):
@@ -564,6 +577,8 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
                "(construction, initialisation, data, training loop, tests, I/O)"
     if _returns_float(f.node):
         return "it is declared to return Python floats: a statistic or metric, its reads are its result"
+    if returns_host_numbers(f.node):
+        return "every return converts tensor data to Python floats: a statistic or metric"
     if id(f) in scopes.host_algorithms:
         return "it keeps a heap or bisects a list (`heapq`, `bisect`): a host algorithm"
     cls = f.cls

@@ -16,7 +16,7 @@ import sys
 from types import SimpleNamespace
 
 from . import kinds as K
-from .annotations import annotation_kind
+from .annotations import annotation_kind, declared_numbers
 from .attributes import held_classes, held_imported
 from .kinds import BOOL, HOST, NOT, PROBABLE, TENSOR, UNKNOWN
 from .scopes import resolve_import
@@ -167,18 +167,24 @@ class LocalCalls:
             return
         if value is None or (type(value) is ast.Constant and value.value is None):
             return                  # `return None` says nothing about the other returns
+        self.returns.setdefault(id(info), []).append(self._returned(value, 0))
+
+    def _returned(self, value: ast.AST, depth: int):
+        """What a returned expression gives: a kind, or for a tuple its items' kinds (a
+        nested tuple item by item too: `return (fg_mask, idx), loss`)."""
         if type(value) is ast.Tuple:
-            # A nested tuple's items are not tracked: no claim (UNKNOWN), not "no tensor".
-            k = tuple(UNKNOWN if type(e) in (ast.Tuple, ast.List) else self.a.kind(e)
-                      for e in value.elts)
-        else:
-            k = self.a.kind(value)
-            if type(value) in (ast.Call, ast.Name):
-                # `return self._forward(...)`: the tuple the callee returns, item by item.
-                items = self.a._items_of(value)
-                if type(items) is tuple:
-                    k = items
-        self.returns.setdefault(id(info), []).append(k)
+            if depth and (depth >= _NESTING or any(type(e) is ast.Starred for e in value.elts)):
+                return UNKNOWN
+            return tuple(self._returned(e, depth + 1) for e in value.elts)
+        if type(value) is ast.List and depth:
+            return UNKNOWN          # a list's items are not tracked: no claim, not "no tensor"
+        k = self.a.kind(value)
+        if type(value) in (ast.Call, ast.Name, ast.Subscript):
+            # `return self._forward(...)`: the tuple the callee returns, item by item.
+            items = self.a._items_of(value)
+            if type(items) is tuple:
+                return items
+        return k
 
     def result(self, node: ast.Call):
         """Kind (an int, or a tuple of ints for a tuple) returned by a call to a function of
@@ -206,14 +212,17 @@ class LocalCalls:
                     if type(code) is int and K.level(code) == TENSOR:
                         return code
                 return k
+            if k & K.SCALAR:
+                # `-> int | Tensor`: a 0-d tensor on some path (`previous_timestep`), which the
+                # code's returns, joined, would call a plain int.
+                return k
         return self._plain(self._summary(info), node)
 
     def _plain(self, summary, node: ast.Call):
         """A host value a function returns is read from its arguments' data, unless it reads
         some of its own: a call passing plain Python values only (`lengths(x.shape[-1])`, a
         helper written for tensors) gets a plain value."""
-        if summary is None or not (any(k & HOST for k in summary) if type(summary) is tuple
-                                   else summary & HOST):
+        if summary is None or not _any_host(summary):
             return summary
         args = [*node.args, *(k.value for k in node.keywords)]
         if not args or any(type(a) is ast.Starred for a in args):
@@ -222,9 +231,7 @@ class LocalCalls:
             k = self.a.kind(a)
             if K.level(k) != NOT or k & HOST:
                 return summary
-        if type(summary) is tuple:
-            return tuple(NOT if k & HOST and K.level(k) == NOT else k for k in summary)
-        return NOT if K.level(summary) == NOT else summary
+        return _unhosted(summary)
 
     def _summary(self, info):
         if id(info) not in self.done:
@@ -325,10 +332,16 @@ class LocalCalls:
         out = {}
         for fid in self.done:
             returns = self.returns.get(fid)
+            info = self.infos.get(fid)
+            declared = annotation_kind(info.node.returns) if returns and info is not None \
+                and info.node.returns is not None and _exportable(info) else UNKNOWN
+            if declared & K.SCALAR:
+                # `-> int | Tensor`: a 0-d tensor on some path, as `result` reads it here.
+                out[info.qualname] = declared
+                continue
             # Only a return with a flag can make a strong summary (the common case: none).
             if not returns or not any(type(k) is tuple or k & _FLAGS for k in returns):
                 continue
-            info = self.infos.get(fid)
             if info is None or not _exportable(info):
                 continue
             summary = fold(returns)
@@ -406,6 +419,22 @@ class LocalCalls:
         self.sites = {}
         return [(i, self.parents[id(i)]) for i in todo.values() if id(i) in self.parents]
 
+    def with_callers(self, only) -> set:
+        """`only` (the functions a walk again walks) and the file's functions that call them,
+        two calls up at most: what such a function now returns (`(fg_mask, idx), loss =
+        self.assigned(...)` after `assigned` learnt the mask another file returns) reaches
+        its callers in the same walk. Mentioning the name counts as calling."""
+        only = set(only)
+        top = [f for f in self.a.scopes.order if f.parent is None]
+        for _ in range(_CALLER_DEPTH):
+            names = {f.name for f in top if f.qualname in only}
+            more = {f.qualname for f in top if f.qualname not in only and
+                    not names.isdisjoint(f.refs(self.a.lines)[0])}
+            if not more:
+                break
+            only |= more
+        return only
+
     def _all_callers_walked(self, info, names) -> bool:
         """Whether every function of the file that may call `info` by one of `names` was
         walked: a walk again walks only some (`only`, crossfile.py), and a parameter's claim
@@ -418,9 +447,9 @@ class LocalCalls:
                                                                         "classmethod")
                                          for d in info.node.decorator_list)
         for f in a.scopes.order:
-            if f.parent is not None or f.qualname in a.only or \
+            if f.parent is not None or f.qualname in a.only or f is info or \
                     (f.role in a.skip_roles and id(f) not in a._unskipped):
-                continue
+                continue                # (a function's own `def` line names it)
             mentioned = names & f.refs(a.lines)[0]
             if not mentioned:
                 continue
@@ -460,6 +489,12 @@ class LocalCalls:
             if not passed:
                 continue
             now = bound.get(name, NOT)
+            numbers = _declared(args, name)
+            if numbers is not None:
+                zero_d = _zero_d(passed, numbers)
+                if zero_d is not None:
+                    out[name] = zero_d
+                    continue
             if any(type(k) is tuple for k in passed):
                 # Tuples passed by every caller, of one length: what each item holds.
                 if all(type(k) is tuple for k in passed) and len({len(k) for k in passed}) == 1:
@@ -479,6 +514,34 @@ class LocalCalls:
             elif all(k & HOST for k in passed) and not now & HOST:
                 out[name] = NOT | HOST
         return out
+
+
+def _declared(args: ast.arguments, name: str):
+    for a in args.posonlyargs + args.args + args.kwonlyargs:
+        if a.arg == name:
+            return declared_numbers(a.annotation)
+    return None
+
+
+def _zero_d(passed: list, numbers: int):
+    """A parameter declared a number (`timestep: int`) or a tuple of numbers (`pad: tuple[int,
+    int]`) where some caller passes a device tensor instead: a 0-d tensor there (probably: the
+    line reads it whenever that caller runs, as with `_any_result`). Tensors built in host
+    memory from Python numbers (`torch.tensor(0)`) are not worth it; None: nothing learnt."""
+    def device_tensor(k):
+        return type(k) is int and K.level(k) == TENSOR and not k & (HOST | K.CPU | BOOL)
+
+    def column(col):
+        if all(type(k) is int and K.level(k) == TENSOR and not k & HOST for k in col):
+            return _join(col) | K.SCALAR        # every caller: certainly a tensor
+        return PROBABLE | K.SCALAR if any(device_tensor(k) for k in col) else None
+    if numbers == 1:
+        return column(passed)
+    rows = [k for k in passed if type(k) is tuple and len(k) == numbers]
+    if len(rows) < len(passed):
+        return None                 # (a caller passes a tuple built elsewhere: no claim)
+    cols = [column(col) for col in zip(*rows)]
+    return tuple(NOT if k is None else k for k in cols) if any(cols) else None
 
 
 CALLERS = "(callers)"     # prefix of the `external` entries that carry other files' sites
@@ -514,6 +577,19 @@ def _local_site(site, bound: bool):
             {n: tuple(k) if type(k) is list else k for n, k in kw.items()})
 
 
+def _any_host(summary) -> bool:
+    if type(summary) is tuple:
+        return any(_any_host(k) for k in summary)
+    return bool(summary & HOST)
+
+
+def _unhosted(summary):
+    """A summary with its host values taken as plain (read from no tensor)."""
+    if type(summary) is tuple:
+        return tuple(_unhosted(k) for k in summary)
+    return NOT if summary & HOST and K.level(summary) == NOT else summary
+
+
 def fold(kinds: list, any_of: bool = False):
     """One summary for all of a function's returns: element-wise for same-length tuples.
     With `any_of`, for a call that may run any of several functions (their summaries): per
@@ -526,10 +602,20 @@ def fold(kinds: list, any_of: bool = False):
         # in result)` on a retry path) makes no claim about the items, as `return None`.
         kinds = [k for k in kinds if type(k) is tuple or not k & K.ITEMS]
     if all(type(k) is tuple for k in kinds) and len({len(k) for k in kinds}) == 1:
-        return tuple(join(col) for col in zip(*kinds))
+        return tuple(_fold_item(col, any_of) for col in zip(*kinds))
     if any(type(k) is tuple for k in kinds):
         return None if any_of else NOT
     return join(kinds)
+
+
+def _fold_item(col, any_of: bool):
+    """One item of same-length tuples: nested tuples item by item; a tuple on some paths
+    and something else on others makes no claim."""
+    if any(type(k) is tuple for k in col):
+        if all(type(k) is tuple for k in col) and len({len(k) for k in col}) == 1:
+            return tuple(_fold_item(c, any_of) for c in zip(*col))
+        return UNKNOWN
+    return _join_any(col) if any_of else _join(col)
 
 
 def _join_any(values) -> int:
@@ -548,11 +634,13 @@ def _strong(summary) -> bool:
     if type(summary) is tuple:
         # A caller unpacking a tuple (`preds, target = check(preds, target)`) cannot see its
         # items' kinds for itself: a tensor item is worth telling too.
-        return any(_strong(k) or K.level(k) == TENSOR for k in summary)
+        return any(_strong(k) or type(k) is int and K.level(k) == TENSOR for k in summary)
     return bool(summary & HOST) or (K.level(summary) == TENSOR and bool(summary & BOOL))
 
 
 _FLAGS = BOOL | HOST
+_NESTING = 3            # tuples nested deeper than this make no claim
+_CALLER_DEPTH = 2       # how far up a walk again follows the file's callers (`with_callers`)
 _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ()))
 # Imports whose calls kinds.py reads already (or that are no project code).
 _OUTSIDE = ("torch.", "numpy.", "np.", "pandas.", "typing.", "math.", "collections.")
@@ -569,5 +657,5 @@ def _join(values) -> int:
 
 def _has_tensor(summary) -> bool:
     if type(summary) is tuple:
-        return any(K.level(k) == TENSOR or k & HOST for k in summary)
+        return any(_has_tensor(k) for k in summary)
     return K.level(summary) == TENSOR or bool(summary & HOST)

@@ -88,6 +88,8 @@ class Analyzer(KindInference):
         self.imports, self.classes = self.scopes.imports, self.scopes.classes
         if self.walk_anyway is not None:
             self._unskipped = self.walk_anyway(self)
+        if self.only is not None:
+            self.only = self.calls.with_callers(self.only)
         self.visit(tree)
         for _ in range(2):                 # see summaries.py
             todo = self.calls.to_revisit()
@@ -491,7 +493,7 @@ class Analyzer(KindInference):
         self._bind_params(frame, node.args, is_method=info.cls is not None)
         for name, k in self.calls.enter(info, frame.env).items():
             if type(k) is tuple:            # a tuple every caller passes: its items' kinds
-                frame.env[name] = NOT | (HOLDS if any(K.level(i) == TENSOR for i in k) else 0)
+                frame.env[name] = K.tuple_kind(k)
                 frame.tuples[name] = k
             else:
                 frame.env[name] = k
@@ -593,9 +595,14 @@ class Analyzer(KindInference):
         return self.scopes.qualname(node)
 
     # -- kinds ------------------------------------------------------------------------
-    def bind(self, target: ast.AST, k: int, value: ast.AST | None = None) -> None:
+    def bind(self, target: ast.AST, k, value: ast.AST | None = None) -> None:
+        """Bind `target` to kind `k`: an int, or the items' kinds of a tuple (nested ones
+        too: `(fg, idx), loss = self.assigned(...)`)."""
         t = type(target)
-        tuple_kinds = self._tuple_kinds.get(id(value)) if value is not None else None
+        if type(k) is tuple:
+            tuple_kinds, k = k, K.tuple_kind(k)
+        else:
+            tuple_kinds = self._tuple_kinds.get(id(value)) if value is not None else None
         if tuple_kinds is None and type(value) is ast.Name:
             tuple_kinds = self._items_of(value)
         if t is ast.Name:

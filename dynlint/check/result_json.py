@@ -88,7 +88,7 @@ def facts_to_json(facts: FileFacts) -> list:
     out = [facts.module, exports, sorted(facts.model_refs),
            [[func, finding_to_json(f)] for func, f in facts.conditional]]
     if facts.summarises():
-        out += [{k: list(v) if type(v) is tuple else v for k, v in facts.returns.items()},
+        out += [dict(facts.returns),                # tuples (nested too) become lists
                 facts.demands, facts.classes, facts.aliases, facts.calls, facts.opens,
                 facts.imports]
     return out
@@ -117,11 +117,17 @@ def facts_from_json(data, path: str) -> FileFacts:
         _check(all(type(v) is dict for v in calls.values()))
         facts.calls, facts.opens, facts.imports = calls, opens, imports
         _check(all(type(v) is list for v in demands.values()))
-        _check(all(type(v) is int or (type(v) is list and all(type(i) is int for i in v))
-                   for v in returns.values()))
-        facts.returns = {k: tuple(v) if type(v) is list else v for k, v in returns.items()}
+        facts.returns = {k: _summary(v) for k, v in returns.items()}
         facts.demands, facts.classes, facts.aliases = demands, classes, aliases
     return facts
+
+
+def _summary(v):
+    """A return summary as JSON keeps it: an int, or a list for a tuple (nested ones too)."""
+    if type(v) is list:
+        return tuple(_summary(i) for i in v)
+    _check(type(v) is int)
+    return v
 
 
 # -- one file's result --------------------------------------------------------------------------

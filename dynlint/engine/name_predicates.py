@@ -105,6 +105,12 @@ def _is_name(node, name: str) -> bool:
 
 def _bool_use(n, name: str) -> bool:
     t = type(n)
+    if t is ast.Compare:
+        # `name.dtype == torch.bool`: the function handles the name being a mask.
+        return len(n.ops) == 1 and type(n.ops[0]) in (ast.Eq, ast.Is) and any(
+            type(a) is ast.Attribute and a.attr == "dtype" and _is_name(a.value, name) and
+            type(b) is ast.Attribute and b.attr == "bool"
+            for a, b in ((n.left, n.comparators[0]), (n.comparators[0], n.left)))
     if t is ast.UnaryOp:
         return type(n.op) is ast.Invert and _is_name(n.operand, name)
     if t is ast.BinOp:
@@ -146,9 +152,35 @@ def _tensor_parameter(ctx, item) -> bool:
     return cache[key]
 
 
+def _converted(ctx, item):
+    """What a conversion that keeps the dtype converts (`torch.as_tensor(keep, device=d)`,
+    `keep.to(d)`, `keep.contiguous()`): the name keeps its say through it."""
+    while type(item) is ast.Call and not any(k.arg == "dtype" for k in item.keywords):
+        f = item.func
+        q = ctx.analyzer.qualname(f) if type(f) in (ast.Name, ast.Attribute) else None
+        if q is not None and q.startswith("torch.") and q[6:] in _CONVERSIONS and item.args \
+                and len(item.args) == 1:
+            item = item.args[0]
+        elif type(f) is ast.Attribute and (q is None or not q.startswith("torch.")) and \
+                f.attr in _CONVERSIONS and not any(
+                    type(a) in (ast.Attribute, ast.Name) and
+                    (ctx.analyzer.qualname(a) or "").startswith("torch.") and
+                    not (ctx.analyzer.qualname(a) or "").startswith("torch.device")
+                    for a in item.args):
+            item = f.value                  # `.to(device)`, not `.to(torch.long)`
+        else:
+            break
+    return item
+
+
+# Conversions that keep what a tensor holds and its dtype (unless `dtype=` says otherwise).
+_CONVERSIONS = frozenset({"as_tensor", "asarray", "to", "cuda", "contiguous", "detach", "clone"})
+
+
 def _mask_by_name(ctx, item) -> bool:
     if type(item) in (ast.Slice, ast.Constant) or type(item) is ast.Starred:
         return False
+    item = _converted(ctx, item)
     k = ctx.kind(item)
     if k & (BOOL | K.HOST | K.SHAPE | K.ARRAY):
         return False                      # the code says what it is: not for names to say
