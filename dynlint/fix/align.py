@@ -40,12 +40,29 @@ maximum minimum logical_and logical_or logical_xor softmax log_softmax
 _REDUCTIONS = frozenset("sum mean any all amax amin prod nansum std var logsumexp norm".split())
 
 
+def position_in(owner, stmt):
+    """(block, index) of `stmt` among the statement lists of `owner`, or None. Each block's
+    positions are indexed once and kept on the owner: a module of thousands of functions
+    would otherwise be scanned again for each flagged node inside it (quadratic)."""
+    attrs = getattr(owner, "__dict__", None)
+    if attrs is None:
+        return None
+    index = attrs.get("_dynlint_positions")
+    if index is None:
+        index = {}
+        for name in _BLOCKS:
+            block = getattr(owner, name, None)
+            if type(block) is list:
+                for i, s in enumerate(block):
+                    index[id(s)] = (block, i)
+        owner._dynlint_positions = index
+    found = index.get(id(stmt))
+    return found if found is not None and found[0][found[1]] is stmt else None
+
+
 def block_of(owner, stmt):
-    for name in _BLOCKS:
-        block = getattr(owner, name, None)
-        if type(block) is list and any(s is stmt for s in block):
-            return block
-    return None
+    found = position_in(owner, stmt)
+    return found[0] if found is not None else None
 
 
 def owner_of(stmt, ancestors):
@@ -383,11 +400,11 @@ def _levels(chain):
             continue
         rest = chain[k + 1:]
         owner = owner_of(node, rest)
-        block = block_of(owner, node) if owner is not None else None
-        if block is None:
+        found = position_in(owner, node)
+        if found is None:
             yield None
             return
-        yield block, next(j for j, s in enumerate(block) if s is node), rest, owner
+        yield found[0], found[1], rest, owner
     yield None
 
 

@@ -107,10 +107,10 @@ class _Levels:
             if not isinstance(stmt, ast.stmt):
                 continue
             owner = align.owner_of(stmt, chain[k + 1:])
-            block = align.block_of(owner, stmt)
-            if block is None:
+            found = align.position_in(owner, stmt) if owner is not None else None
+            if found is None:
                 return
-            yield owner, block, next(j for j, s in enumerate(block) if s is stmt)
+            yield owner, found[0], found[1]
 
 
 def _matches(pat: Pattern, chain, matcher, levels=None):
