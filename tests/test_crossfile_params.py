@@ -102,3 +102,46 @@ def test_a_caller_in_a_file_not_named_can_withdraw_the_claim(dynlint, tmp_path):
         found = _findings(dynlint, tmp_path, target, "--no-cache")
         assert [(line, code) for path, line, _, code, _ in found
                 if path.endswith("losses.py")] == EXPECTED[1:], (target, found)
+
+
+def test_unannotated_parameters_learn_across_files_as_in_their_file(dynlint, tmp_path):
+    """`def pick(x, m): return x[m]` with no annotation, every caller passing a tensor and a
+    bool mask: flagged when the caller sits in the same file, and equally when it sits in
+    another file (the parameter is "open" to other files' call sites whatever its
+    annotation says); a file checked alone agrees, and one caller passing an index tensor
+    withdraws the claim."""
+    helper = """\
+        def pick(x, m):
+            return x[m]
+        """
+    caller = """\
+        import torch
+        from pkg.helpers import pick
+
+
+        class Net(torch.nn.Module):
+            def forward(self, x: torch.Tensor):
+                return pick(x, x > 0)
+        """
+    root = tmp_path / "across"
+    _write(root, {"pyproject.toml": "[project]\nname = 'pkg'\n", "pkg/__init__.py": "",
+                  "pkg/helpers.py": helper, "pkg/model.py": caller})
+    same = tmp_path / "same"
+    _write(same, {"pyproject.toml": "[project]\nname = 'pkg'\n", "pkg/__init__.py": "",
+                  "pkg/model.py": textwrap.dedent(caller).replace(
+                      "from pkg.helpers import pick\n", textwrap.dedent(helper))})
+    in_file = _findings(dynlint, same, ".", "--no-cache")
+    assert [(line, code) for _, line, _, code, _ in in_file] == [(3, "DYN101")], in_file
+    across = _findings(dynlint, root, ".", "--no-cache")
+    assert [(p.rsplit("/", 1)[-1], line, code) for p, line, _, code, _ in across] == \
+        [("helpers.py", 2, "DYN101")], across
+    assert _findings(dynlint, root, "pkg/helpers.py", "--no-cache") == across
+    _write(root, {"pkg/rank.py": """\
+        import torch
+        from pkg.helpers import pick
+
+
+        def top(x: torch.Tensor):
+            return pick(x, x.argsort())
+        """})
+    assert _findings(dynlint, root, "pkg/helpers.py", "--no-cache") == []

@@ -351,8 +351,9 @@ class LocalCalls:
 
     def opens(self) -> dict:
         """Functions other files may call whose parameters their callers could still teach
-        something worth a finding: a parameter known (or probably) a tensor, not known a bool
-        mask, that the function uses as an index (`x[p]`, `x[:, p]`). qualname -> [name,
+        something worth a finding: a parameter not known to be a bool mask, a host value or
+        no tensor (annotated or not: as callers in the function's own file do), that the
+        function uses as an index (`x[p]`, `x[:, p]`). qualname -> [name,
         position among the positional parameters after `self` (-1: keyword-only)]."""
         used = None
         out = {}
@@ -373,7 +374,7 @@ class LocalCalls:
                 positional = positional[1:]
             names = [[p, positional.index(p) if p in positional else -1]
                      for p, k in bound.items() if p in used and p not in ("self", "cls")
-                     and type(over.get(p, k)) is int and K.level(over.get(p, k)) >= PROBABLE
+                     and type(over.get(p, k)) is int and K.level(over.get(p, k)) >= UNKNOWN
                      and not over.get(p, k) & (BOOL | HOST)]
             if names:
                 out[info.qualname] = sorted(names)
