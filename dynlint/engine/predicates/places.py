@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 
 from ...analysis.roles import Role
-from ...analysis.scopes import in_step_span
+from ...analysis.scopes.reach import in_step_span
 from .bindings import _binds, _binds_here, _statements
 from .context import _ancestors, _last_name, _last_statement, _LOOPS
 from .guards import outside_step
@@ -22,7 +22,7 @@ def in_model_code(ctx, node):
 
 def _outside_training_step(ctx, node) -> bool:
     """In a function that is model code because it runs a training step of its own
-    (`scopes._mark_steps`), but outside that step: before or after its minibatch loop."""
+    (`scopes.reach._mark_steps`), but outside that step: before or after its minibatch loop."""
     if ctx.assume_model or ctx.frame.kind != "function":
         return False
     info = ctx.analyzer.frame_info()
