@@ -185,8 +185,14 @@ def _corrupt(kind: str, file: Path) -> None:
                     finding[9][2] = [["a", 1, 2, 3, "x"]]
     elif kind == "facts-wrong-types":
         for e in data["entries"].values():
+            if e[3][1] is not None:             # [flags, the facts as JSON text]
+                facts = json.loads(e[3][1][1])
+                facts[2] = [1, 2, 3]            # names of model code as numbers
+                e[3][1][1] = json.dumps(facts)
+    elif kind == "facts-not-json":
+        for e in data["entries"].values():
             if e[3][1] is not None:
-                e[3][1][2] = [1, 2, 3]
+                e[3][1][1] = e[3][1][1][:-1]
     elif kind == "lines-wrong-types":
         for e in data["entries"].values():
             if e[3][2] is not None:
@@ -199,14 +205,14 @@ def _corrupt(kind: str, file: Path) -> None:
         os.mkfifo(file)
     if kind in ("wrong-format", "wrong-version", "wrong-code", "wrong-key", "entries-not-a-dict",
                 "entry-wrong-types", "finding-wrong-types", "fix-wrong-types", "facts-wrong-types",
-                "lines-wrong-types"):
+                "facts-not-json", "lines-wrong-types"):
         file.write_text(json.dumps(data))
 
 
 @pytest.mark.parametrize("kind", [
     "truncated", "empty", "garbage", "deeply-nested", "wrong-format", "wrong-version", "wrong-code",
     "wrong-key", "not-an-object", "entries-not-a-dict", "entry-wrong-types", "finding-wrong-types",
-    "fix-wrong-types", "facts-wrong-types", "lines-wrong-types", "symlink-to-dev-zero", "fifo"])
+    "fix-wrong-types", "facts-wrong-types", "facts-not-json", "lines-wrong-types", "symlink-to-dev-zero", "fifo"])
 def test_malformed_cache_is_ignored_and_rebuilt(tmp_path, kind):
     make_tree(tmp_path)
     expected = check(tmp_path, "--no-cache")

@@ -538,6 +538,14 @@ def _project_facts(files, plan, use_cache, jobs) -> list:
     return [f for f in out if f is not None and f.module]
 
 
+def cached_files(others: list) -> list:
+    """[(path, the facts cache holding it)] of `others` (project_facts' answer), for the key
+    of what the cross-file step concluded (steprecord.py)."""
+    configs = _FACTS_CONFIGS[0] if _FACTS_CONFIGS else None
+    return [(f.origin, configs.cache(configs.number(_PROFILE_OF[f.origin])) if configs else None)
+            for f in others]
+
+
 def _facts_job(job):
     path, index = job
     engine, max_bytes = _GATES[index]

@@ -8,6 +8,7 @@ path is passed back in.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import fields
 from itertools import chain
 
@@ -82,8 +83,9 @@ def finding_from_json(data, path: str) -> Finding:
 
 # -- cross-file facts ---------------------------------------------------------------------------
 def facts_to_json(facts: FileFacts) -> list:
-    exports = {name: [is_model, list(refs)] for name, (is_model, refs) in facts.exports.items()}
-    out = [facts.module, exports, list(facts.model_refs),
+    # Sets sorted: the same facts give the same text in any process (see _facts_field).
+    exports = {name: [is_model, sorted(refs)] for name, (is_model, refs) in facts.exports.items()}
+    out = [facts.module, exports, sorted(facts.model_refs),
            [[func, finding_to_json(f)] for func, f in facts.conditional]]
     if facts.summarises():
         out += [dict(facts.returns),                # tuples (nested too) become lists
@@ -145,6 +147,58 @@ def result_from_json(data, path: str):
     return findings, None if data[1] is None else facts_from_json(data[1], path)
 
 
+# -- a file's facts inside its entry: decoded only when the cross-file step runs ----------------
+# Facts are 90 % of a project's cache (names, calls, imports of every file); kept as JSON
+# *text*, the cache file parses ten times faster (a string is scanned, not built into lists),
+# and a run whose cross-file step is read from its record (steprecord.py) never decodes them.
+# Beside the text, what a run must know without decoding it (which files take part).
+IN_STEP, STARTS_STEP = 1, 2
+
+
+def facts_flags(facts: FileFacts) -> int:
+    """IN_STEP: the file takes part in the cross-file step; STARTS_STEP: the step must run."""
+    flags = IN_STEP if (facts.exports or facts.model_refs or facts.conditional
+                        or facts.summarises()) else 0
+    if facts.conditional or facts.demands or facts.opens:
+        flags |= STARTS_STEP
+    return flags
+
+
+class LazyFacts:
+    """A file's cached facts, still as text (`decode` checks and builds them)."""
+    __slots__ = ("flags", "text", "path")
+
+    def __init__(self, flags: int, text: str, path: str):
+        self.flags, self.text, self.path = flags, text, path
+
+    def decode(self) -> FileFacts:
+        """Raises Malformed for anything the encoder could not have written."""
+        try:
+            data = json.loads(self.text)
+        except (ValueError, RecursionError) as exc:
+            raise Malformed(f"facts are not JSON ({type(exc).__name__})") from None
+        facts = facts_from_json(data, self.path)
+        _check(facts_flags(facts) == self.flags)
+        return facts
+
+
+def _facts_field(facts) -> list | None:
+    if facts is None:
+        return None
+    # Keys sorted (a summary's dict is filled in set order): the same facts give the same
+    # text in any process, as the cross-file step's record needs (steprecord.py).
+    return [facts_flags(facts), json.dumps(facts_to_json(facts), separators=(",", ":"),
+                                           sort_keys=True)]
+
+
+def _facts_from_field(data, path: str) -> LazyFacts | None:
+    if data is None:
+        return None
+    _check(type(data) is list and len(data) == 2 and type(data[0]) is int
+           and 0 <= data[0] <= IN_STEP | STARTS_STEP and type(data[1]) is str)
+    return LazyFacts(data[0], data[1], path)
+
+
 # -- a cache entry: the result and the source lines its report shows ----------------------------
 def lines_to_json(lines) -> list | None:
     return None if lines is None else [lines.count, [[n, t] for n, t in lines.kept.items()]]
@@ -162,17 +216,25 @@ def lines_from_json(data) -> Lines | None:
 
 
 def entry_to_json(entry) -> list:
-    """`[findings, facts, lines]`: a result (as `result_to_json`) and the lines its report shows."""
-    result, lines = entry
-    return result_to_json(result) + [lines_to_json(lines)]
+    """`[findings, facts, lines]`: a result's findings (as `result_to_json`), its facts as
+    `[flags, JSON text]` (see LazyFacts) and the lines its report shows."""
+    (findings, facts), lines = entry
+    return [[finding_to_json(f) for f in findings], _facts_field(facts), lines_to_json(lines)]
 
 
 _NO_ENTRY = _NOTHING + [None]
 
 
-def entry_from_json(data, path: str):
-    """(result, lines) of `entry_to_json`."""
+def entry_from_json(data, path: str, lazy: bool = False):
+    """(result, lines) of `entry_to_json`; with `lazy`, the result's facts are a LazyFacts."""
     if data == _NO_ENTRY:                   # most files of a tree
         return ([], None), None
-    _check(type(data) is list and len(data) == 3)
-    return result_from_json(data[:2], path), lines_from_json(data[2])
+    _check(type(data) is list and len(data) == 3 and type(data[0]) is list)
+    facts = _facts_from_field(data[1], path)
+    if facts is not None and not lazy:
+        facts = facts.decode()
+    return ([finding_from_json(f, path) for f in data[0]], facts), lines_from_json(data[2])
+
+
+def lazy_entry_from_json(data, path: str):
+    return entry_from_json(data, path, lazy=True)

@@ -14,11 +14,14 @@ from ..project import notebook, source
 from ..project.cache import Configurations, content_hash
 from ..project.discover import discover, display_path
 from ..project.scope import module_name  # noqa: F401  (used here and by the server)
-from .crossfile import Memo, external_key, project_facts, resolve as resolve_cross_file, settle
+from .crossfile import Memo, cached_files, external_key, project_facts, \
+    resolve as resolve_cross_file, settle
 from ..engine.match import Engine
 from ..finding import internal_error
 from ..report import snippets
-from .result_json import entry_from_json, entry_to_json
+from .result_json import STARTS_STEP, LazyFacts, Malformed, entry_from_json, entry_to_json, \
+    facts_flags, lazy_entry_from_json
+from .steprecord import step_record
 
 _ENGINES: list = []              # (engine, max file size) per configuration in this run
 # The cyclic garbage collector would re-scan each freshly parsed tree many times (a fifth of
@@ -94,11 +97,13 @@ def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross
     files, findings = discover(paths, plan.resolver, force_exclude)
     # Everything a result depends on besides the file's own bytes (and dynlint's code, which
     # the cache adds itself): rules, size limit (the profile's key), and the mode.
-    configs = Configurations(use_cache, (cross_file,), entry_to_json, entry_from_json)
+    configs = Configurations(use_cache, (cross_file,), entry_to_json, lazy_entry_from_json)
     _ENGINES = configs.gates
     todo = []
+    entries = []                    # (entry, display, path, configuration), as gathered
     all_facts = []
     found_in: dict = {}             # path -> (display, profile, its findings)
+    keyed: list = []                # (path, display, cache) of every file, in order
     profiles: dict = {}             # configuration number -> profile
 
     snippets.forget_all()
@@ -109,8 +114,9 @@ def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross
         if found and found[0].path != display:
             found = [dataclasses.replace(f, path=display) for f in found]
         findings.extend(found)
-        if facts is not None and (facts.exports or facts.model_refs or facts.conditional
-                                  or facts.summarises()):
+        # (facts still lazy: the cross-file step does not run, or is read from its record)
+        if type(facts) is not LazyFacts and facts is not None and (
+                facts.exports or facts.model_refs or facts.conditional or facts.summarises()):
             if facts.conditional and facts.conditional[0][1].path != display:
                 facts.conditional = [(n, dataclasses.replace(f, path=display))
                                      for n, f in facts.conditional]
@@ -130,11 +136,12 @@ def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross
             index = configs.number(profile)
             profiles[index] = profile
             cache = configs.cache(index)
+            keyed.append((path, display, cache))
             cached = cache.lookup(path, display) if cache is not None else None
             if cached is None:
                 todo.append((path, display, cross_file, index))
             else:
-                add(cached, display, path, index)
+                entries.append((cached, display, path, index))
     finally:
         if gc_was_enabled:
             gc.enable()
@@ -146,28 +153,76 @@ def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross
         cache = configs.cache(index)
         if cache is not None and stat is not None:
             cache.store(path, stat, digest, result)
-        add(result, display, path, index)
-    configs.save()
-    if any(facts.conditional or facts.demands or facts.opens for facts in all_facts):
+        entries.append((result, display, path, index))
+    step = any(_flags(entry[0][0][1]) & STARTS_STEP for entry in entries)
+    if step:
         # The project is the repository: the facts of its files not named here count too.
         named = [os.path.abspath(f) for f in files]
         others = project_facts(paths, named, plan, use_cache, jobs)
-        findings = cross_file_step(all_facts, others, found_in, findings, configs, jobs=jobs)
+        record = step_record(keyed, cached_files(others))
+        if record is None or record.load() is None:
+            entries = [_decoded(entry, configs) for entry in entries]
+    for entry in entries:
+        add(*entry)
+    if step:
+        findings = cross_file_step(all_facts, others, found_in, findings, configs, jobs=jobs,
+                                   record=record)
+    configs.save()                  # once, with what the cross-file step kept
     findings = [f for f in findings if plan.keep(f)]
     findings.sort(key=lambda f: f.sort_key)
     return findings, len(files)
 
 
+def _flags(facts) -> int:
+    if facts is None:
+        return 0
+    return facts.flags if type(facts) is LazyFacts else facts_flags(facts)
+
+
+def _decoded(entry, configs):
+    """`entry` (see run_check) with its facts decoded; a file whose cached facts are
+    malformed is dropped from the cache and analysed again."""
+    (found, facts), lines = entry[0]
+    if type(facts) is not LazyFacts:
+        return entry
+    try:
+        return ((found, facts.decode()), lines), *entry[1:]
+    except Malformed as exc:
+        display, path, index = entry[1:]
+        cache = configs.cache(index)
+        cache.drop(path, str(exc))
+        _, stat, digest, result = _analyse_file((path, display, True, index))
+        if stat is not None:
+            cache.store(path, stat, digest, result)
+        return result, display, path, index
+
+
 def cross_file_step(named: list, others: list, found_in: dict, findings: list, configs,
-                    texts: dict | None = None, jobs=None) -> list:
+                    texts: dict | None = None, jobs=None, record=None) -> list:
     """`findings` of the files `named` (their facts; `found_in`: path -> (display, profile,
     findings)) with what the cross-file step adds: summaries across files to a fixed point,
     then the findings model code in other files reaches. `others`: the facts of the project's
     other files (crossfile.project_facts). The one entry point of `dynlint check` and
-    `dynlint server`, which passes `texts` (path -> the editor's unsaved text of a file named)."""
-    if any(facts.demands or facts.opens for facts in named):
-        findings = _settle(named, others, found_in, findings, configs, texts, jobs)
-    return _merge_reached(findings, resolve_cross_file(named + others))
+    `dynlint server`, which passes `texts` (path -> the editor's unsaved text of a file named).
+    `record` (steprecord.py): what the step concluded last time on the same bytes, read
+    instead of running it, else kept for next time (the caller saves `configs`)."""
+    kept = record.load() if record is not None else None
+    if kept is not None:
+        added, reached, lines = kept
+        for display, cut in lines.items():
+            snippets.remember(display, cut)
+    else:
+        added, lines, walked = [], {}, set()
+        if any(facts.demands or facts.opens for facts in named):
+            added, lines, walked = _settle(named, others, found_in, configs, texts, jobs,
+                                           save=record is None)
+        reached = resolve_cross_file(named + others)
+        if record is not None:
+            record.store(added, reached, lines, walked)
+    if added:
+        have = {(f.path, f.code, f.line, f.column) for f in findings}
+        findings = findings + [f for f in added if (f.path, f.code, f.line, f.column) not in have]
+    return _merge_reached(findings, reached)
 
 
 _BUFFER_WALKS: dict = {}        # the server's walks of unsaved text: never in the disk cache
@@ -186,16 +241,20 @@ def _walk_text(profile, text: str, path: str, display: str, external, only, key:
     return entry
 
 
-def _settle(named: list, others: list, found_in: dict, findings: list, configs,
-            texts: dict | None = None, jobs=None) -> list:
+def _settle(named: list, others: list, found_in: dict, configs, texts: dict | None = None,
+            jobs=None, save: bool = True) -> tuple:
     """Function summaries across files (crossfile.settle): the functions of a file whose
     calls into other files now return something known are walked again; what they find is
     added to the file's first findings (cached by the file's content and what it was told;
-    a file's unsaved text, in `texts`, in memory only)."""
+    a file's unsaved text, in `texts`, in memory only). Returns (the findings of the walks
+    again, the report's lines of the files walked again: display -> snippets.Lines, the paths
+    of the files walked again: what else the outcome depends on besides the facts)."""
     global _ENGINES
     _ENGINES = configs.gates        # the server's configurations as well as the CLI's
     memo = Memo(configs, "#settled", entry_to_json, entry_from_json)
     added: dict = {}
+    cuts: dict = {}             # display -> the lines of its latest walk (snippets.remember)
+    walked: set = set()
 
     def recheck(facts, external, only):
         path = facts.origin
@@ -204,6 +263,7 @@ def _settle(named: list, others: list, found_in: dict, findings: list, configs,
             added.pop(display, None)
             return facts
         key = external_key(external, only)
+        walked.add(path)
         text = texts.get(path) if texts else None
         entry = memo.get(profile, path, key, display) if text is None else \
             _walk_text(profile, text, path, display, external, only, key)
@@ -221,6 +281,8 @@ def _settle(named: list, others: list, found_in: dict, findings: list, configs,
             return facts
         new.origin = path
         snippets.remember(display, lines)
+        if lines is not None:
+            cuts[display] = lines
         added[display] = [dataclasses.replace(f, path=display) if f.path != display else f
                           for f in found]
         return new
@@ -245,12 +307,9 @@ def _settle(named: list, others: list, found_in: dict, findings: list, configs,
     if texts is None:           # not in the server: no process pool under an editor
         recheck.prefetch = prefetch
     settle(named, others, recheck, configs is not None)
-    memo.save()
-    if not added:
-        return findings
-    have = {(f.path, f.code, f.line, f.column) for f in findings}
-    return findings + [f for found in added.values() for f in found
-                       if (f.path, f.code, f.line, f.column) not in have]
+    if save:
+        memo.save()
+    return [f for found in added.values() for f in found], cuts, walked
 
 
 def _recheck_file(job):

@@ -12,7 +12,10 @@ loading a planted pickle would run the planter's code) and checked before use:
   the content check: when it differs the file is read and hashed, and the entry is used only
   if the digest matches;
 * results are decoded by a caller-supplied `decode` that checks every type; a malformed
-  entry is dropped and recomputed.
+  entry is dropped and recomputed;
+* a result that is no one file's (the cross-file step's record, check/steprecord.py) is an
+  entry named `#...`, never an absolute path, with the digest of everything it depends on in
+  place of the content digest, checked the same way.
 
 Anything rejected gives at most one warning per run, naming the cache file.
 
@@ -70,6 +73,7 @@ class Cache:
         self.directory = Path(directory)
         self.file = self.directory / __version__ / f"{name}.json"
         self.entries: dict[str, list] = {}
+        self.fresh: set = set()         # entries this run found current or wrote
         self.dirty = False
         self.warned = False
         self._load()
@@ -143,18 +147,62 @@ class Cache:
             entry[0], entry[1] = st.st_mtime_ns, st.st_size
             self.dirty = True
         try:
-            return (decode or self.decode)(payload, label)
+            found = (decode or self.decode)(payload, label)
+            self.fresh.add(key)
+            return found
         except (ValueError, TypeError, AttributeError) as exc:
             self._warn(f"malformed entry for {key} ({exc})")
             del self.entries[key]
             self.dirty = True
             return None
 
+    def fresh_entry(self, path: str) -> list | None:
+        """`path`'s entry `[mtime, size, digest, data]` if this run's `lookup` found it
+        current or `store` wrote it, else None (an entry of a file unreadable now is no
+        evidence). Read only: the data is as stored, unchecked."""
+        key = os.path.abspath(path)
+        return self.entries[key] if key in self.fresh else None
+
+    def drop(self, path: str, reason: str) -> None:
+        """Forget `path`'s entry, found malformed after `lookup` (the usual warning)."""
+        key = os.path.abspath(path)
+        self._warn(f"malformed entry for {key} ({reason})")
+        self.entries.pop(key, None)
+        self.fresh.discard(key)
+        self.dirty = True
+
+    def record(self, name: str, digest: str, decode):
+        """A result that is no one file's (`name` starts with `#`, never an absolute path),
+        kept with the `digest` of everything it depends on: decoded if the digest matches,
+        else None. A malformed one is dropped with the usual warning, as a file's entry is."""
+        entry = self.entries.get(name)
+        if entry is None or entry[2] != digest:
+            return None
+        try:
+            return decode(entry[3])
+        except (ValueError, TypeError, AttributeError) as exc:
+            self._warn(f"malformed entry for {name} ({exc})")
+            del self.entries[name]
+            self.dirty = True
+            return None
+
+    def keep_record(self, name: str, digest: str, data, limit: int) -> None:
+        """Stores a `record` (JSON data); of the records whose name shares `name`'s part
+        before its last `:`, only the `limit` last stored are kept."""
+        self.entries.pop(name, None)
+        self.entries[name] = [0, 0, digest, data]
+        prefix = name.rpartition(":")[0] + ":"
+        kin = [k for k in self.entries if k.startswith(prefix)]
+        for k in kin[:-limit]:
+            del self.entries[k]
+        self.dirty = True
+
     def store(self, path: str, stat: os.stat_result, digest: str, result, tag: str = "",
               encode=None) -> None:
         """`stat` must have been taken before reading the bytes whose hash is `digest`."""
-        self.entries[os.path.abspath(path) + tag] = [stat.st_mtime_ns, stat.st_size, digest,
-                                                     (encode or self.encode)(result)]
+        key = os.path.abspath(path) + tag
+        self.entries[key] = [stat.st_mtime_ns, stat.st_size, digest, (encode or self.encode)(result)]
+        self.fresh.add(key)
         self.dirty = True
 
     def save(self) -> None:
