@@ -16,9 +16,6 @@ import yaml
 
 from .patterns import Pattern, PatternError, compile_pattern
 from .predicates import REGISTRY
-# These register their predicates after the detection ones, in this order.
-from .predicates import scalars as _scalars, names as _names  # noqa: F401
-from .predicates import flow as _flow, fixes as _fixes  # noqa: F401
 from ..analysis.roles import ALL_ROLES, Role
 
 CODE_RE = re.compile(r"^[A-Z]{2,}[0-9]{3}$")

@@ -11,10 +11,11 @@ register predicates, by what they are about: `values.py` (what a value is), `cal
 graph guards, once per object, fp16), `places.py` (where the code runs), `scalars.py` (plain
 numbers and 0-d tensors, for fixes), `names.py` (weak evidence from names), `flow.py` (where a
 value goes later) and `fixes.py` (the conditions of rules' `fixes:`). Importing the package
-registers the detection predicates; `engine/rules.py` imports the last four.
+registers them all, in that order (`dynlint predicates` lists what the package registered).
 """
 from .registry import REGISTRY, Predicate, predicate
 from .context import MatchContext
 from . import values, calls, bindings, host, guards, places  # noqa: F401 - they register predicates
+from . import scalars, names, flow, fixes  # noqa: F401 - they register predicates
 
 __all__ = ["REGISTRY", "MatchContext", "Predicate", "predicate"]
