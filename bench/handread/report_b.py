@@ -31,6 +31,19 @@ SET_B = {
     "set": "b",
 }
 
+SET_A_REDRAW = {    # set a drawn again with its seed; the kept sample.json stays keyed by position
+    "title": "# Hand reading, set a redrawn: 60 dynlint findings, seed 9, with the end-of-session dynlint",
+    "about": "Set a (pyro-ppl 1.9.2, vector-quantize-pytorch 1.32.0, fair-esm 2.0.0) drawn again with its seed "
+             "into a separate file; verdicts of the kept sample (bench/results/handread.md) are reused for "
+             "findings identical by path, line, column and rule, the rest were read. ",
+    "quota": "fair-esm has fewer, so all of its findings are read and pyro-ppl fills the rest",
+    "set": "a_redraw",
+    "flags": "--redraw",
+    "first_line": "**Earlier readings of set a** (git history of `bench/results/handread.md`): first reading "
+                  "57/60 (commit 799f255, older dynlint, a different draw), then 47/60, 44/60, 54/60, 53/60; the "
+                  "kept sample (`handread.md`, fifth reading) 52/60.",
+}
+
 
 def report_b(sample_path, verdicts_path, out_path, function_of, key_of, path_of, about=SET_B) -> None:
     """Also the report of later keyed sets (set c): `about` holds what differs between them."""
@@ -54,6 +67,7 @@ def report_b(sample_path, verdicts_path, out_path, function_of, key_of, path_of,
         raise SystemExit(f"{len(missing)} findings of the sample have no verdict yet: {missing}")
     worth, n = sum(v == "yes" for _, v in rows), len(rows)
     first = verdicts.get("first_look", {})
+    flags = about.get("flags", f"--set {about['set']}")
     head = [
         about["title"],
         "",
@@ -66,9 +80,10 @@ def report_b(sample_path, verdicts_path, out_path, function_of, key_of, path_of,
         "A finding is **worth acting on** when it is a real data-dependent shape or host sync in code that runs "
         "in a training or inference step (forward, loss, augmentation on the batch, decoding loop, a library "
         "function such a step calls) that an engineer porting to a graph compiler would want to know about. "
-        f"Reproduce: `python bench/handread/sample.py fetch --set {about['set']} && python bench/handread/sample.py "
-        f"sample --set {about['set']} && python bench/handread/sample.py report --set {about['set']}`.",
+        f"Reproduce: `python bench/handread/sample.py fetch {flags} && python bench/handread/sample.py "
+        f"sample {flags} && python bench/handread/sample.py report {flags}`.",
         "",
+        about.get("first_line") or
         f"**First look** (dynlint as it stood before any change for this set): {first.get('worth')}/"
         f"{first.get('total')} worth acting on; by confidence: {first.get('by_confidence')}; by repo: "
         f"{first.get('by_repo')}; by rule: {first.get('by_rule')}.",

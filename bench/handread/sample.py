@@ -6,6 +6,7 @@
     python bench/handread/sample.py report  # bench/results/handread.md from verdicts.json
 
     python bench/handread/sample.py fetch|sample|report --set b   # second, independent reading
+    python bench/handread/sample.py sample|report --redraw        # set a redrawn into sample_a_redraw.json
 
 Set a (pyro-ppl, vector-quantize-pytorch, fair-esm) is the reading dynlint was adjusted against;
 set b (speechbrain, torch-geometric, stable-baselines3: speech, graph learning, RL) and set c
@@ -208,6 +209,14 @@ def report() -> None:
 if __name__ == "__main__":
     if "--set" in sys.argv:
         use_set(sys.argv[sys.argv.index("--set") + 1])
+    if "--redraw" in sys.argv and SET is SETS["a"]:   # set a's kept sample is keyed by position: redraw aside
+        SAMPLE = os.path.join(HERE, "sample_a_redraw.json")
+        from report_b import SET_A_REDRAW, report_b
+        if sys.argv[1] == "report":
+            report_b(SAMPLE, os.path.join(HERE, "verdicts_a_redraw.json"),
+                     os.path.join(REPO, "bench", "results", "handread_a_redraw.md"),
+                     _function, finding_key, src_path, SET_A_REDRAW)
+            sys.exit(0)
     if SET is not SETS["a"] and sys.argv[1] == "report":    # keyed verdicts (sets b, c)
         from report_b import SET_B, report_b
         about = SET_C if SET is SETS["c"] else SET_B
