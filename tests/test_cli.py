@@ -177,6 +177,18 @@ def test_rules_and_rule_commands(dynlint):
     assert dynlint("predicates").returncode == 0
 
 
+def test_predicates_lists_fix_and_name_conditions(dynlint):
+    """`dynlint predicates` documents every predicate rules may use, the conditions of fixes
+    and the weak-evidence ones included (it once listed only the detection predicates: the
+    others were registered by `rules.py`, which that command does not load)."""
+    out = dynlint("predicates").stdout
+    listed = {line.split("(")[0] for line in out.splitlines() if line and not line[0].isspace()}
+    assert {"pure", "unused_after", "named_mask", "result_to_device", "zero_dim", "number",
+            "bool_mask", "in_model_code"} <= listed
+    from dynlint.engine.rules import REGISTRY      # everything the rules loader knows
+    assert set(REGISTRY) <= listed
+
+
 def test_user_rule_from_yaml_alone(dynlint, write, tmp_path):
     write("myrules/MY001.yaml", textwrap.dedent("""\
         code: MYR001

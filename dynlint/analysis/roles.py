@@ -1,4 +1,4 @@
-"""Where a function runs, as the scopes pre-pass decides it (see `scopes.py`).
+"""Where a function runs, as the scopes pre-pass decides it (see `scopes/`).
 
 An enum rather than strings repeated across the analysis and the engine: a misspelt role is
 an AttributeError, not a silently different set.

@@ -19,7 +19,7 @@ from . import kinds as K
 from .annotations import annotation_kind, declared_numbers
 from .attributes import held_classes, held_imported
 from .kinds import BOOL, HOST, NOT, PROBABLE, TENSOR, UNKNOWN
-from .scopes import resolve_import
+from .scopes.crossfile import resolve_import
 
 
 class LocalCalls:

@@ -14,7 +14,8 @@ from contextlib import contextmanager
 from . import kinds as K
 from . import narrowing
 from .kinds import BOOL, HOLDS, HOST, NOT, PROBABLE, ROW, SHAPE, TENSOR, UNKNOWN
-from .scopes import Scopes, index_module
+from .scopes import index_module
+from .scopes.info import Scopes
 from .annotations import annotation_kind
 from .evidence import PANDAS_ONLY
 from .infer import KindInference, _binop

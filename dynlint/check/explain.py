@@ -1,8 +1,8 @@
 """`dynlint check --explain FILE:LINE`: why a line is model code, cold or neutral.
 
 Model code is what an entry point (`forward`, a loss, a compiled function...) reaches; the
-explanation is that chain, in the file (scopes.py records each function's predecessor when
-asked) and across files (the cross-file step records which name reached which). Cold code
+explanation is that chain, in the file (the scopes pre-pass records each function's predecessor
+when asked) and across files (the cross-file step records which name reached which). Cold code
 says which name, class or base made it cold. Then the findings on the line. This re-reads the
 few files on the chain; a run without `--explain` records nothing.
 """
@@ -12,7 +12,9 @@ import ast
 import os
 
 from ..analysis.oneshot import once_regions
-from ..analysis.scopes import cold_reason, index_module, resolve_import
+from ..analysis.scopes import index_module
+from ..analysis.scopes.cold import cold_reason
+from ..analysis.scopes.crossfile import resolve_import
 from .crossfile import project_facts, resolve
 from ..engine.match import split_lines
 from ..project import source

@@ -249,7 +249,7 @@ class Engine:
         findings = self._finish([c for c in candidates if c.conditional is None], source, lines,
                                 path, noqa)
         if collect:
-            from ..analysis.scopes import class_facts, cross_file_facts, project_imports
+            from ..analysis.scopes.crossfile import class_facts, cross_file_facts, project_imports
             facts.exports, facts.model_refs = cross_file_facts(analyzer.scopes, lines, module, is_package)
             facts.classes, facts.aliases = class_facts(analyzer.scopes, module, is_package)
             facts.returns = analyzer.calls.exported()
@@ -272,8 +272,8 @@ class Engine:
         facts = FileFacts(module)
         if not self.rules or not self.may_match(source):
             return facts
-        from ..analysis.scopes import (class_facts, cross_file_facts, index_module,
-                                       project_imports)
+        from ..analysis.scopes import index_module
+        from ..analysis.scopes.crossfile import class_facts, cross_file_facts, project_imports
         lines = split_lines(source)
         scopes = index_module(tree, lines, module=module, defer=True)
         facts.exports, facts.model_refs = cross_file_facts(scopes, lines, module, is_package)

@@ -16,10 +16,6 @@ import yaml
 
 from .patterns import Pattern, PatternError, compile_pattern
 from .predicates import REGISTRY
-from . import value_predicates  # noqa: F401 - registers its predicates in REGISTRY
-from . import name_predicates  # noqa: F401 - registers its predicates in REGISTRY
-from . import flow_predicates  # noqa: F401 - registers its predicates in REGISTRY
-from . import fix_predicates  # noqa: F401 - registers its predicates in REGISTRY
 from ..analysis.roles import ALL_ROLES, Role
 
 CODE_RE = re.compile(r"^[A-Z]{2,}[0-9]{3}$")

@@ -23,7 +23,7 @@ from __future__ import annotations
 import ast
 
 from ..analysis import kinds as K
-from ..engine.predicates import _binds, _binds_here
+from ..engine.predicates.bindings import _binds, _binds_here
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)

@@ -1,4 +1,4 @@
-"""Conditions used by the `fixes:` of rules (registered in the same table as `predicates.py`).
+"""Conditions used by the `fixes:` of rules (registered in the same table as the rest).
 
 They look only at syntax and at kinds of names already bound, never at code the walk has not
 reached, so asking them from a fix (which looks at statements after the flagged one) cannot
@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import ast
 
-from ..analysis import kinds as K
-from ..analysis.kinds import BOOL, PROBABLE
-from ..analysis.roles import Role
-from ..analysis.tensor_api import TENSOR_NAMES
-from .patterns import same_code
-from .predicates import (_BLOCK_FIELDS, _COMPARE_OPS, _DYNAMIC_CALLS, _LOOPS, _ancestors,
-                         _last_statement, _torch_name, predicate)
+from ...analysis import kinds as K
+from ...analysis.kinds import BOOL, PROBABLE
+from ...analysis.roles import Role
+from ...analysis.tensor_api import TENSOR_NAMES
+from ..patterns import same_code
+from .context import (_BLOCK_FIELDS, _COMPARE_OPS, _DYNAMIC_CALLS, _LOOPS, _ancestors,
+                      _last_statement, _torch_name)
+from .registry import predicate
 
 _PURE_METHODS = frozenset("""
 bool float double half bfloat16 long int short byte to detach view view_as reshape reshape_as

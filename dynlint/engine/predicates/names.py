@@ -15,9 +15,11 @@ from __future__ import annotations
 import ast
 import re
 
-from ..analysis import kinds as K
-from ..analysis.kinds import BOOL, PROBABLE, UNKNOWN
-from .predicates import _every_binding, _function_of, _bindings, predicate
+from ...analysis import kinds as K
+from ...analysis.kinds import BOOL, PROBABLE, UNKNOWN
+from .bindings import _bindings, _every_binding
+from .context import _function_of
+from .registry import predicate
 
 # Name parts that say "bool mask", and parts that say the name holds positions or counts.
 # `keep` and `valid` name index tensors as often as masks (`keep = nms(...)`, `tile.keep`

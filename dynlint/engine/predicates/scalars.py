@@ -1,13 +1,13 @@
 """Predicates about the *value* an expression has, for fix templates that are only equal
 when a value is a plain number or a 0-d tensor (a masked write `x[m] = v`, an `arange`
-started at a tensor). Registered in the same table as `predicates.py`; kept apart because
-they reason about values, not about where code sits."""
+started at a tensor). Kept apart from `values.py` because they reason about the value itself,
+not about whether it is a tensor."""
 from __future__ import annotations
 
 import ast
 
-from ..analysis.kinds import BOOL, PROBABLE, level
-from .predicates import predicate
+from ...analysis.kinds import BOOL, PROBABLE, level
+from .registry import predicate
 
 # Calls and attributes that give a Python number whatever their (number) arguments.
 _NUMBER_CALLS = frozenset({"float", "int", "abs", "round"})

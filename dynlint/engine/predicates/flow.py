@@ -1,5 +1,5 @@
 """Where a value goes after the statement that makes it: facts read from the later
-statements of the function. Registered in the same table as `predicates.py`.
+statements of the function.
 
 A data-dependent op on a tensor in host memory (`torch.nonzero(torch.rand(n) < p)`) is CPU
 work outside the device graph, which shape rules leave alone; but when what it returns is
@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import ast
 
-from ..analysis import kinds as K
-from .predicates import _function_of, predicate
+from ...analysis import kinds as K
+from .context import _function_of
+from .registry import predicate
 
 # Calls that return their receiver's values in another form: `torch.nonzero(m).squeeze(-1)`
 # binds what `nonzero` returns.

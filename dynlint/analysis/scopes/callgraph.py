@@ -1,0 +1,92 @@
+"""Who may call whom inside one module, read from function text (`_CallGraph`)."""
+from __future__ import annotations
+
+from ..steploops import calls_held
+from .info import ClassInfo, FunctionInfo, Scopes
+from .naming import _COLD_FUNC, _HELD_INSTANCE
+
+
+class _CallGraph:
+    """Who may call whom inside one module, read from function text: `self.m(...)` reaches
+    the class's own `m` (or any class's `m`), a module function's name reaches it, `x.m` or
+    `self.x.m` reaches any class's method `m`, and `self.x` where some method stores
+    `self.x = C(...)` reaches `C.__call__` and `C.forward` (a loss or scorer held by a model).
+    `x.m` does not reach methods that are cold by their name or class (an image processor's
+    `post_process`, a tokenizer's `decode`): reaching those takes an explicit `self.m`."""
+
+    def __init__(self, scopes: Scopes, order: list[FunctionInfo], lines: list[str]):
+        self.lines = lines
+        self.module_funcs: dict[str, list[FunctionInfo]] = {}
+        self.methods: dict[str, list[FunctionInfo]] = {}
+        for f in order:
+            if f.parent is None and f.cls is None:
+                self.module_funcs.setdefault(f.name, []).append(f)
+            if f.cls is not None:
+                self.methods.setdefault(f.name, []).append(f)
+        self.names = frozenset(self.module_funcs)
+        self.held: dict[str, list[FunctionInfo]] = {}   # attribute -> __call__/forward it holds
+        classes = scopes.classes
+        if self.methods and "self." in "".join(lines):
+            for attr, cls in _HELD_INSTANCE.findall("\n".join(lines)):
+                info = classes.get(cls)
+                if info is not None:
+                    for name in ("__call__", "forward"):
+                        self.held.setdefault(attr, []).extend(info.methods.get(name, ()))
+        self._holds: dict[tuple, bool] = {}
+        self._callees: dict[int, list[FunctionInfo]] = {}
+        # Subclasses in this file, by base name: `self.m(...)` in a base's method runs the
+        # overrides of `m` as well (a template method: `forward` calling `self.update()`).
+        self.children: dict[str, list[ClassInfo]] = {}
+        for cls in classes.values():
+            for base in cls.bases:
+                if base in classes and base != cls.name:
+                    self.children.setdefault(base, []).append(cls)
+        self._below: dict[str, list[ClassInfo]] = {}
+
+    def descendants(self, cls: ClassInfo) -> list[ClassInfo]:
+        out = self._below.get(cls.name)
+        if out is None:
+            out, seen, todo = [], {cls.name}, [cls.name]
+            while todo:
+                for child in self.children.get(todo.pop(), ()):
+                    if child.name not in seen:
+                        seen.add(child.name)
+                        out.append(child)
+                        todo.append(child.name)
+            self._below[cls.name] = out
+        return out
+
+    def callees(self, f: FunctionInfo) -> list[FunctionInfo]:
+        out = self._callees.get(id(f))
+        if out is not None:
+            return out
+        out = []
+        names_here, attrs, _ = f.refs(self.lines)
+        methods = self.methods
+        below = self.descendants(f.cls) if f.cls is not None and self.children else ()
+        for attr in attrs:
+            own = f.cls.methods.get(attr) if f.cls is not None else None
+            out.extend(own if own is not None else methods.get(attr, ()))
+            out.extend(self.held.get(attr, ()))
+            if own is not None:
+                for sub in below:
+                    out.extend(sub.methods.get(attr, ()))
+        if methods:         # `x.m` may be any class's `m`, but not cold code by its own nature
+            for member in f.members(self.lines):
+                if not member.startswith("__"):
+                    out.extend(g for g in methods.get(member, ())
+                               if not g.cls.cold and not _COLD_FUNC.match(g.name))
+        if self.names:
+            for name in self.names.intersection(names_here):
+                out.extend(self.module_funcs[name])
+        self._callees[id(f)] = out
+        return out
+
+    def method_holds(self, cls: ClassInfo, name: str) -> bool:
+        """Whether a method `name` of `cls` itself calls something it holds."""
+        key = (id(cls), name)
+        found = self._holds.get(key)
+        if found is None:
+            found = self._holds[key] = any(calls_held(m.node, cls.methods)
+                                           for m in cls.methods.get(name, ()))
+        return found

@@ -1,0 +1,104 @@
+"""Cold code: why a function is cold (`cold_reason`, for `--explain`), host algorithms, and
+the spreading of coldness to what only cold code calls."""
+from __future__ import annotations
+
+import ast
+
+from ..reporting import returns_host_numbers
+from ..roles import Role
+from .callgraph import _CallGraph
+from .info import FunctionInfo, Scopes
+from .naming import _COLD_BASE, _COLD_CLASS, _COLD_FUNC
+
+
+# Modules whose data structures live on the host only: a function that keeps a heap or
+# bisects a sorted list runs a host algorithm (greedy clustering, scheduling, search), which
+# no device step contains.
+_HOST_ALGORITHMS = frozenset({"heapq", "bisect"})
+
+
+def _host_algorithm(f: FunctionInfo, scopes: Scopes, lines) -> bool:
+    """Whether the function calls `heapq`/`bisect` (by module or by a name imported from it)."""
+    imports = scopes.imports
+    if not imports:
+        return False
+    names, _, pairs = f.refs(lines)
+    for name, attr in pairs:
+        if imports.get(name) in _HOST_ALGORITHMS:
+            return True
+    return any(imports.get(n, "").rpartition(".")[0] in _HOST_ALGORITHMS for n in names if n in imports)
+
+
+def _returns_float(node) -> bool:
+    """Declared to return Python floats (`-> float`, `-> tuple[float, float]`): a statistic or
+    metric of tensors (a graph's assortativity, a group distance ratio), whose reads of tensor
+    data are its result. Not `-> int`, which is often a size a step needs (`num_nodes`)."""
+    ann = node.returns
+    if type(ann) is ast.Subscript and type(ann.value) in (ast.Name, ast.Attribute) and \
+            (ann.value.id if type(ann.value) is ast.Name else ann.value.attr) in ("tuple", "Tuple"):
+        ann = ann.slice
+        items = ann.elts if type(ann) is ast.Tuple else [ann]
+        return bool(items) and all(type(i) is ast.Name and i.id == "float" or
+                                   type(i) is ast.Constant and i.value is Ellipsis for i in items)
+    return type(ann) is ast.Name and ann.id == "float"
+
+
+def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
+    """Why `_assign_roles` made a cold function cold (for `--explain`), in its order."""
+    if scopes.test_module is not None:
+        return f"its module `{scopes.test_module}` is in a test package"
+    if scopes.logging_module is not None:
+        return f"its module `{scopes.logging_module}` is a logging module"
+    if id(f) in scopes.plotting:
+        return "it draws a figure (a plotting library): reporting, whoever calls it"
+    if f.parent is not None and f.parent.role == Role.COLD:
+        return f"it is nested in `{f.parent.qualname}`, which is cold"
+    if _COLD_FUNC.match(f.name):
+        return f"its name `{f.name}` is one of code that runs outside the model " \
+               "(construction, initialisation, data, training loop, tests, I/O)"
+    if _returns_float(f.node):
+        return "it is declared to return Python floats: a statistic or metric, its reads are its result"
+    if returns_host_numbers(f.node):
+        return "every return converts tensor data to Python floats: a statistic or metric"
+    if id(f) in scopes.host_algorithms:
+        return "it keeps a heap or bisects a list (`heapq`, `bisect`): a host algorithm"
+    cls = f.cls
+    if cls is None or not cls.cold:
+        return "only cold code in this file calls it"
+    if _COLD_CLASS.search(cls.name):
+        return f"its class `{cls.name}` is named like code that runs outside the model " \
+               "(tests, tokenizers, processors, collate functions, configs)"
+    for base in scopes.bases.get(cls.name, ()):
+        if _COLD_BASE.search(base):
+            return f"its class `{cls.name}` derives from `{base}` (data loading, training, tests)"
+        if base in scopes.classes and scopes.classes[base].cold:
+            return f"its class `{cls.name}` derives from `{base}`, which is cold"
+    return f"its class `{cls.name}` is cold"
+
+
+def _spread_cold(order: list[FunctionInfo], graph: _CallGraph, soft: set) -> None:
+    """A function that only cold code calls is cold (a helper `__init__` calls to build
+    buffers runs once, at construction; a segment check only post-processing calls).
+    A function nothing in the file calls stays in scope. Nested functions follow their
+    parent."""
+    callers: dict[int, set[int]] = {}
+    by_id = {id(f): f for f in order}
+    for f in order:
+        for g in graph.callees(f):
+            if g is not f:
+                callers.setdefault(id(g), set()).add(id(f))
+    changed = True
+    while changed:
+        changed = False
+        for g in order:
+            if g.role != Role.NEUTRAL:
+                continue
+            if g.parent is not None:
+                cold = g.parent.role == Role.COLD
+            else:
+                ids = callers.get(id(g))
+                cold = bool(ids) and all(by_id[c].role == Role.COLD for c in ids)
+            if cold:
+                g.role = Role.COLD
+                soft.add(id(g))
+                changed = True

@@ -1,0 +1,192 @@
+"""Across files: resolving relative imports, what a module exports to the cross-file step
+(what its functions refer to, what its classes hold) and the project modules it imports."""
+from __future__ import annotations
+
+import re
+
+from ..roles import Role
+from .info import ClassInfo, FunctionInfo, Scopes
+from .naming import _HELD_INSTANCE, _STDLIB
+
+
+def resolve_import(target: str, module: str, is_package: bool) -> str:
+    """Absolute dotted name of an import target; relative ones are resolved against `module`."""
+    if not target.startswith("."):
+        return target
+    level = len(target) - len(target.lstrip("."))
+    package = module.split(".") if is_package else module.split(".")[:-1]
+    if level > 1:
+        package = package[:len(package) - (level - 1)]
+    rest = target[level:]
+    return ".".join([*package, rest] if rest else package)
+
+
+def _stored(name: str, text: str) -> bool:
+    """Whether `name` occurs in `text` as a whole word not followed by `(` (the regex
+    `\\bname\\b(?!\\s*\\()`, without compiling one regex per name and file)."""
+    end = len(text)
+    i = text.find(name)
+    while i >= 0:
+        j = i + len(name)
+        if (i == 0 or not _is_word(text[i - 1])) and (j == end or not _is_word(text[j])):
+            while j < end and text[j].isspace():
+                j += 1
+            if j == end or text[j] != "(":
+                return True
+        i = text.find(name, i + 1)
+    return False
+
+
+def _is_word(char: str) -> bool:
+    return char.isalnum() or char == "_"         # what `\w` matches in a str regex
+
+
+def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: bool):
+    """What other files need to follow calls into and out of this one.
+
+    Returns (exports, model_refs): for each module-level function, whether it is model code
+    here and the absolute names it references; and the absolute names referenced from this
+    file's model code. Names are read from function text, like in-file reachability.
+    """
+    aliases = {a: resolve_import(t, module, is_package) for a, t in scopes.imports.items()}
+    local = {f.name for f in scopes.order if f.cls is None and f.parent is None}
+    if not aliases and not local:
+        return {}, frozenset()
+    wanted = frozenset(aliases) | local
+
+    def refs_of(f):
+        names, _, pairs = f.refs(lines)
+        out = set()
+        for name in wanted.intersection(names):
+            if name in aliases:
+                out.add(aliases[name])
+            if name in local:
+                out.add(module + "." + name)
+        for name, attr in pairs:
+            if name in aliases:
+                out.add(aliases[name] + "." + attr)
+        return out
+
+    exports = {}
+    # Module-level code (registries such as {"sdpa": sdpa_mask}, class-level tables) counts
+    # as a function "<module>": once model code uses the module, what it names is reachable.
+    pieces, next_line = [], 1
+    for start, end in sorted((f.node.lineno, f.node.end_lineno) for f in scopes.order
+                             if f.parent is None):
+        pieces += lines[next_line - 1:start - 1]
+        next_line = max(next_line, end + 1)
+    pieces += lines[next_line - 1:]
+    outside = "\n".join(pieces)
+    module_refs = set()
+    # Only names stored (registries), not names called at import time (`_check_version()`).
+    for name in local:
+        if name in outside and _stored(name, outside):
+            module_refs.add(module + "." + name)
+    if module_refs:
+        exports["<module>"] = (False, frozenset(module_refs))
+    model_refs: set[str] = set()
+    stored: dict[int, set] = {}
+    soft = scopes.soft_cold
+    for f in scopes.order:
+        unit = f.parent is None         # a module-level function or a method
+        if f.steps:         # a training step is an end: what it calls is no model code for it
+            if unit:
+                exports[f.qualname] = (True, frozenset())
+        elif f.role == Role.MODEL and (f.parent is None or f.parent.role != Role.MODEL):
+            refs = refs_of(f) | _self_refs(f, lines, module, stored, aliases, scopes.classes)
+            model_refs |= refs
+            if unit:
+                exports[f.qualname] = (True, frozenset(refs))
+        elif unit and (f.role == Role.NEUTRAL or id(f) in soft):
+            exports[f.qualname] = (False, frozenset(refs_of(f) | _self_refs(f, lines, module, stored, aliases, scopes.classes)))
+    return exports, frozenset(model_refs)
+
+
+# `self.x = ...` / `self.x: T = ...`: an attribute the class stores, no method it calls.
+_STORED_ATTR = re.compile(r"self\.(\w+)\s*(?::[^=\n]*)?=(?!=)")
+
+
+def _self_refs(f: FunctionInfo, lines: list[str], module: str, stored: dict,
+               aliases: dict, classes: dict) -> set:
+    """`module.Class.m` for each `self.m` a method names that its class does not store: the
+    cross-file step follows it to `m` of the class, of its bases, and to the overrides of `m`
+    in subclasses in other files (crossfile.Hierarchy)."""
+    cls = f.cls
+    if cls is None or f.parent is not None:
+        return set()
+    attrs = f.refs(lines)[1]
+    if not attrs:
+        return set()
+    held = stored.get(id(cls))
+    if held is None:
+        held = stored[id(cls)] = {a for ms in cls.methods.values() for m in ms for a in
+                                  _STORED_ATTR.findall("\n".join(lines[m.node.lineno - 1:m.node.end_lineno]))}
+    owner = f"{module}.{f.qualname.rpartition('.')[0]}"
+    out = {f"{owner}.{a}" for a in attrs if a not in held and not a.startswith("__")}
+    holds = stored.get((id(cls), "held"))
+    if holds is None:
+        holds = stored[(id(cls), "held")] = _held_classes(cls, lines, module, aliases, classes)
+    if holds and not holds.keys().isdisjoint(attrs):
+        # `self.selector.select(...)`, `self.metric(...)` where `self.selector = Selector(...)`
+        # holds an instance of a class of this or another file: its method runs here.
+        text = "\n".join(lines[f.node.lineno - 1:f.node.end_lineno])
+        for attr, method in _HELD_CALL.findall(text):
+            for target in holds.get(attr, ()):
+                out.add(f"{target}.{method or '__call__'}")
+    return out
+
+
+# `self.x.m(` or `self.x(`: a call of what the attribute holds.
+_HELD_CALL = re.compile(r"self\.(\w+)(?:\.(\w+))?\s*\(")
+
+
+def _held_classes(cls: ClassInfo, lines: list[str], module: str, aliases: dict,
+                  classes: dict) -> dict:
+    """attribute -> absolute names of the classes (of this file, or imported) whose
+    instances the class's methods store in it (`self.box_selector = BoxSelector(...)`)."""
+    out: dict = {}
+    for ms in cls.methods.values():
+        for m in ms:
+            text = "\n".join(lines[m.node.lineno - 1:m.node.end_lineno])
+            if "self." not in text:
+                continue
+            for attr, name in _HELD_INSTANCE.findall(text):
+                target = aliases.get(name) or (f"{module}.{name}" if name in classes else None)
+                if target is not None and not target.startswith(_NOT_PROJECT):
+                    out.setdefault(attr, set()).add(target)
+    return out
+
+
+def class_facts(scopes: Scopes, module: str, is_package: bool):
+    """(classes, aliases) for method lookups across files (project/index.py): each class
+    deriving from a class of another module, with its absolute bases and the names of its
+    methods; and, for a package's `__init__`, what it re-exports (name -> absolute name)."""
+    classes = {}
+    for name, cls in scopes.classes.items():
+        bases = [f"{module}.{b}" if b in scopes.classes else resolve_import(b, module, is_package)
+                 for b in cls.bases if b and not b.startswith(_NOT_PROJECT) and b != "object"]
+        # [bases, methods, whether an nn.Module by its own bases (1), or not (0: then it is
+        # one if a base is), entry points that depend on it (ClassInfo.deferred)]: every
+        # class, so that a base-less one is known to be no module (crossfile.Hierarchy).
+        # (-1: a base none of the project's files can tell about: a call, numpy's...)
+        unlisted = cls.module_state is None and any(
+            not b or b.startswith(_NOT_PROJECT) for b in cls.bases)
+        classes[name] = [bases, sorted(cls.methods),
+                         1 if cls.is_module else (-1 if unlisted else 0),
+                         dict(sorted(cls.deferred.items()))]
+    aliases = {}
+    if is_package:
+        aliases = {a: resolve_import(t, module, is_package) for a, t in scopes.imports.items()
+                   if not t.startswith(_NOT_PROJECT)}
+    return classes, aliases
+
+
+_NOT_PROJECT = ("torch.", "typing.", "abc.", "enum.", "collections.", "numpy.", "dataclasses.")
+
+
+def project_imports(scopes: Scopes, module: str, is_package: bool) -> list:
+    """The absolute names the module imports (the libraries it surely uses left out): which
+    files may call into which (crossfile.settle gathers parameters' call sites by them)."""
+    return sorted({resolve_import(t, module, is_package) for t in scopes.imports.values()
+                   if not (t + ".").startswith(_NOT_PROJECT) and
+                   t.partition(".")[0] not in _STDLIB})

@@ -1,0 +1,57 @@
+"""What names say, for the pre-pass: the patterns of cold functions and classes, of module
+bases and of roots (forwards, compiled functions, Lightning steps, losses), and the standard
+library's module names."""
+from __future__ import annotations
+
+import re
+import sys
+
+
+_COLD_FUNC = re.compile(
+    r"^(__init__|__new__|__repr__|__str__|__len__|__getitem__|__iter__|__setstate__|"
+    r"__getstate__|__post_init__|_?init_weights?|_?initiali[sz]e.*|reset_parameters|"
+    r"reset|extra_repr|train(_.*|ing_step.*)?|fit.*|evaluat.*|eval_.*|validat.*|test_.*|"
+    r"main|run|log(_.*)?|collate.*|prepare_data|setup|teardown|.*dataset.*|.*dataloader.*|"
+    r"preprocess.*|load.*|save.*|from_pretrained|plot.*|visuali[sz]e.*|print.*|summari[sz]e.*|on_.*|"
+    r"configure_optimizers|parse_args|download.*|benchmark.*|profile.*|post_?process.*)$",
+    re.IGNORECASE,
+)
+# Classes whose methods never run inside a model: by name for preprocessing and tests, and
+# by base class for data loading (datasets, samplers, loader transforms) and training infrastructure (a class merely *named*
+# "...Sampler" may well be called from forward, like torchvision's box samplers). Any base named
+# `...Dataset` counts: a library's own dataset bases (`InMemoryDataset`, `TensorDataset`,
+# `HFDataset`) derive from torch's in files the pre-pass does not read.
+_COLD_CLASS = re.compile(
+    r"^Test|Tests$|Tokenizer|FeatureExtractor$|ImageProcessor|Collat(e|or)|"
+    r"^(?!.*(Attn|Attention)).*Processor(Fast)?$|Config$|Args$|Arguments$",
+)
+_COLD_BASE = re.compile(
+    r"(^|\.)(\w*Dataset|Sampler|BatchSampler|DataLoader|TestCase|\w*Transform|"
+    r"LightningDataModule|DataModule|Trainer|TrainerCallback|Callback|PretrainedConfig)$"
+)
+_MODULE_BASE = re.compile(
+    r"(^|\.)(Module|Sequential|ModuleList|ModuleDict)$|(Model|Module|Layer|Block|Net|Network|"
+    r"Loss|Attention|Encoder|Decoder|Head|MLP|Embeddings?|Backbone|Transformer|Criterion|"
+    r"Pooler|Neck|Stem|Conv\dd|Norm)$"
+)
+
+
+_ROOT_METHOD = re.compile(r"^(forward|_forward.*|forward_.*|__call__)$")
+# Module-level functions that implement a forward pass (`eager_attention_forward`).
+_ROOT_FUNCTION = re.compile(r"(^|_)forward($|_)")
+_COMPILE_DECORATORS = frozenset({
+    "torch.jit.script", "torch.jit.script_method", "torch.compile", "torch.fx.wrap",
+    "torch.jit.trace", "torch.compiler.allow_in_graph",
+})
+# Lightning's step methods (of a LightningModule) run inside the step, although their names
+# say "train"/"test"; a trainer's own `training_step` (backward, optimizer) does not.
+_STEP_METHOD = re.compile(r"^(training|validation|test|predict)_step$")
+# `__call__` of a plain class named as a loss or a scorer runs inside the step.
+_LOSS_CLASS = re.compile(r"Loss|Criterion|Scorer|Metric")
+# `torch.compile(fn)`, `torch.jit.script(self.fn)`: the callee and the first argument's name.
+_COMPILE_CALL = re.compile(r"([A-Za-z_][\w.]*)\s*\(\s*(?:self\.)?([A-Za-z_]\w*)\s*[,)]")
+# `self.loss_fn = FocalLoss(...)`: the attribute and the class it holds an instance of.
+_HELD_INSTANCE = re.compile(r"self\.(\w+)\s*(?::[^=\n]*)?=\s*([A-Za-z_]\w*)\s*\(")
+
+
+_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ()))

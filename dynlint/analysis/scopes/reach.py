@@ -1,0 +1,195 @@
+"""Model reachability: the roots (forwards, compiled functions, loops that drive a model),
+what they reach in the file, training steps (`in_step_span`), and the role of each function."""
+from __future__ import annotations
+
+import ast
+
+from ..reporting import draws, imports_plotting, returns_host_numbers
+from ..roles import Role
+from ..steploops import drives_model, step_spans, trains
+from .callgraph import _CallGraph
+from .cold import _host_algorithm, _HOST_ALGORITHMS, _returns_float, _spread_cold
+from .info import FunctionInfo, Scopes
+from .naming import (_COLD_FUNC, _COMPILE_CALL, _COMPILE_DECORATORS, _LOSS_CLASS, _ROOT_FUNCTION,
+                     _ROOT_METHOD, _STEP_METHOD)
+
+
+def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -> None:
+    """Model code is what model roots reach; cold code is cold by nature or reached only from
+    cold code; the rest is neutral ("library": in scope for shape rules, not for host reads)."""
+    if scopes.test_module is not None or scopes.logging_module is not None:
+        for f in order:
+            f.role = Role.COLD
+        return
+    graph = _CallGraph(scopes, order, lines)
+    compiled = _compiled_by_call(scopes, lines)
+    model: set[int] = set()
+    todo = [f for f in order if _is_root(f, scopes, compiled, graph)]
+    todo += [f for f in order if _wraps_driver(f, graph)]
+    # Drawing a figure is reporting whoever calls it: model reachability stops there (a root
+    # that also draws, a `forward` with a debug plot, stays a root).
+    plotting = scopes.plotting
+    if imports_plotting(scopes.imports):
+        roots = {id(f) for f in todo}
+        plotting.update(id(f) for f in order
+                        if id(f) not in roots and draws(f.refs(lines)[0], scopes.imports))
+    why = scopes.why                # None unless explaining: then record predecessors
+    if why is not None:
+        scopes.roots = {id(f) for f in todo}
+    while todo:
+        f = todo.pop()
+        if id(f) in model or id(f) in plotting:
+            continue
+        model.add(id(f))
+        start = len(todo)
+        todo.extend(graph.callees(f))
+        if why is not None:
+            for g in todo[start:]:
+                if id(g) not in model and id(g) not in scopes.roots:
+                    why.setdefault(id(g), f)
+    # Most modules import neither heapq nor bisect: then no function's names need a look.
+    host_imports = any(q in _HOST_ALGORITHMS or q.rpartition(".")[0] in _HOST_ALGORITHMS
+                       for q in scopes.imports.values())
+    for f in order:                 # parents come before their nested functions
+        parent_role = f.parent.role if f.parent is not None else Role.NEUTRAL
+        if id(f) in plotting:
+            f.role = Role.COLD
+        elif id(f) in model or parent_role == Role.MODEL:
+            f.role = Role.MODEL
+        elif parent_role == Role.COLD or _COLD_FUNC.match(f.name) or (f.cls is not None and f.cls.cold):
+            f.role = Role.COLD
+            if f.parent is not None and id(f.parent) in scopes.soft_cold:
+                scopes.soft_cold.add(id(f))
+        elif _returns_float(f.node) or returns_host_numbers(f.node):   # reachability from another file wins
+            f.role = Role.COLD
+            scopes.soft_cold.add(id(f))
+        elif host_imports and _host_algorithm(f, scopes, lines):
+            f.role = Role.COLD
+            scopes.host_algorithms.add(id(f))
+    _spread_cold(order, graph, scopes.soft_cold)
+    if scopes.deferred:
+        _keep_deferred_reach(scopes, order, graph)
+    if scopes.example_module is None:       # example scripts stay cold unless model code reaches them
+        _mark_steps(order, lines, scopes.deferred_reach)
+    for f in order:
+        # (what a deferred entry point reaches is walked as it would be were it decided here)
+        f.modelish = f.role == Role.MODEL or id(f) in scopes.deferred_reach or bool(
+            _ROOT_METHOD.match(f.name) or "loss" in f.name.lower()
+            or (f.cls is not None and f.cls.is_module and not _COLD_FUNC.match(f.name)))
+
+
+def _keep_deferred_reach(scopes: Scopes, order: list[FunctionInfo], graph: _CallGraph) -> None:
+    """What a `forward` left to the cross-file step (an entry point whenever its bases stay
+    unknown) reaches in this file is walked as model code would be (`modelish`, no training
+    step cut short) and, where cold here (by its name: `load_balancing_loss_func`, or for
+    want of another caller), is soft cold: its model-code findings are kept aside, reported
+    if that step makes the `forward` an entry point, as when it is decided in the file."""
+    seen = scopes.deferred_reach
+    todo = list(scopes.deferred)
+    while todo:
+        f = todo.pop()
+        if id(f) in seen or f.role == Role.MODEL:
+            continue
+        seen.add(id(f))
+        if f.role == Role.COLD and not (f.cls is not None and f.cls.cold):
+            scopes.soft_cold.add(id(f))
+        todo.extend(graph.callees(f))
+    for f in order:                 # parents come before their nested functions
+        if f.parent is not None and id(f.parent) in seen:
+            seen.add(id(f))
+            if f.role == Role.COLD:
+                scopes.soft_cold.add(id(f))
+
+
+def _mark_steps(order: list[FunctionInfo], lines: list[str], deferred: set) -> None:
+    """A function that runs a backward pass through a loss it computed is the training step
+    (stable-baselines3's `train()`, a Trainer's `training_step`), whatever its name: its code
+    inside the step's span is model code. Marked after the cold spread, so that helpers only
+    it calls keep their role, and not followed to callees (a driver that only calls a step
+    function stays as it is; the step's callees are reached from the model, or are not)."""
+    for f in order:
+        # (what an entry point left to the cross-file step reaches is model code, whole, if
+        # that step makes it one, as when it is decided in the file)
+        if f.role == Role.MODEL or id(f) in deferred or "backward" not in f.refs(lines)[0]:
+            continue
+        spans = step_spans(f.node)
+        if spans:
+            f.steps = tuple(spans)
+            f.role = Role.MODEL
+
+
+def in_step_span(f: FunctionInfo, node) -> bool:
+    """Whether `node` of a step function (`FunctionInfo.steps`) lies in one of its steps."""
+    at = (node.lineno, node.col_offset)
+    return any(start <= at <= end for start, end in f.steps)
+
+
+def _compiled_by_call(scopes: Scopes, lines: list[str]) -> frozenset:
+    """Names of functions passed to `torch.compile(fn)` / `torch.jit.script(fn)` by call."""
+    out = set()
+    text = "\n".join(lines)
+    if "compile(" not in text and "script(" not in text and "trace(" not in text:
+        return frozenset()
+    for line in lines:
+        if "compile(" in line or "script(" in line or "trace(" in line:
+            for callee, arg in _COMPILE_CALL.findall(line):
+                first, _, rest = callee.partition(".")
+                full = scopes.imports.get(first, first) + ("." + rest if rest else "")
+                if full in _COMPILE_DECORATORS:
+                    out.add(arg)
+    return frozenset(out)
+
+
+def _is_root(f: FunctionInfo, scopes: Scopes, compiled=frozenset(), graph=None) -> bool:
+    cls = f.cls
+    if cls is not None and cls.cold:
+        return False
+    if _decorated(f, scopes, _COMPILE_DECORATORS):
+        return True
+    if f.name in compiled and (f.parent is None or cls is not None):
+        return True
+    if cls is not None:
+        if (_STEP_METHOD.match(f.name) and cls.is_module) or (cls.autograd and f.name in ("forward", "backward")):
+            return True
+        if _STEP_METHOD.match(f.name) and cls.module_state is None and scopes.defer:
+            cls.deferred[f.qualname] = False
+        if _ROOT_METHOD.match(f.name):
+            if cls.is_module or _LOSS_CLASS.search(cls.name):
+                return True
+            # Not known to be a module: its `forward` runs in the step only if some code
+            # reachable calls it, unless a base of another file may make it a module.
+            if cls.module_state is None:
+                if scopes.defer:
+                    cls.deferred[f.qualname] = f.name == "forward"
+                    if f.name == "forward":     # (an entry point without this step too)
+                        scopes.deferred.append(f)
+                else:
+                    return f.name == "forward"
+    elif f.parent is None and _ROOT_FUNCTION.search(f.name):
+        return True
+    if _COLD_FUNC.match(f.name):
+        return False
+    if graph is None:
+        return False
+    own = cls.methods if cls is not None else {}
+    f.drives = drives_model(f.node, own, lambda name: graph.method_holds(cls, name))
+    return f.drives
+
+
+def _wraps_driver(f: FunctionInfo, graph: _CallGraph) -> bool:
+    """A method that calls, through `self`, a method of its own class whose loop drives the
+    model (whisper's `DecodingTask.run` around `_main_loop`, `generate` around `_sample`): the
+    decoding API, whose preparation and finalisation run once per call of the step, as the
+    loop does. Whatever its name; not a training loop, not in a cold class."""
+    cls = f.cls
+    if cls is None or cls.cold or f.drives:
+        return False
+    _, attrs, _ = f.refs(graph.lines)
+    if not any(g.drives and g is not f for a in attrs for g in cls.methods.get(a, ())):
+        return False
+    return not trains(f.node)
+
+
+def _decorated(f: FunctionInfo, scopes: Scopes, names: frozenset) -> bool:
+    return any(scopes.qualname(d.func if type(d) is ast.Call else d) in names
+               for d in f.node.decorator_list)
