@@ -15,6 +15,7 @@ import json
 import os
 
 from dynlint.analysis import scopes as S
+from dynlint.analysis.scopes import cold as S_cold, crossfile as S_cross
 from dynlint.analysis.roles import Role
 from dynlint.check import crossfile as C
 from dynlint.engine.match import FileFacts, split_lines
@@ -32,9 +33,9 @@ def facts_of(path: str, callers: str):
     lines = split_lines(src)
     sc = S.index_module(tree, lines, module=module, defer=True)
     facts = FileFacts(module)
-    facts.exports, facts.model_refs = S.cross_file_facts(sc, lines, module, is_pkg)
-    facts.classes, facts.aliases = S.class_facts(sc, module, is_pkg)
-    aliases = {a: S.resolve_import(t, module, is_pkg) for a, t in sc.imports.items()}
+    facts.exports, facts.model_refs = S_cross.cross_file_facts(sc, lines, module, is_pkg)
+    facts.classes, facts.aliases = S_cross.class_facts(sc, module, is_pkg)
+    aliases = {a: S_cross.resolve_import(t, module, is_pkg) for a, t in sc.imports.items()}
     local = {g.name for g in sc.order if g.cls is None and g.parent is None}
     wanted = frozenset(aliases) | local
     info, stored = {}, {}
@@ -45,9 +46,9 @@ def facts_of(path: str, callers: str):
         out = {aliases[n] for n in wanted.intersection(names) if n in aliases}
         out |= {f"{module}.{n}" for n in wanted.intersection(names) if n in local}
         out |= {aliases[n] + "." + a for n, a in pairs if n in aliases}
-        out |= S._self_refs(g, lines, module, stored, aliases, sc.classes)
+        out |= S_cross._self_refs(g, lines, module, stored, aliases, sc.classes)
         cold = g.role == Role.COLD or id(g) in sc.soft_cold
-        if cold and callers == "code" and S.cold_reason(g, sc).startswith("its name"):
+        if cold and callers == "code" and S_cold.cold_reason(g, sc).startswith("its name"):
             cold = False
         info[g.qualname] = (g.role == Role.NEUTRAL and id(g) not in sc.soft_cold, cold, out,
                             g.node.lineno, g.node.end_lineno)
