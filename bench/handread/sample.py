@@ -9,9 +9,9 @@
     python bench/handread/sample.py sample|report --redraw        # set a redrawn into sample_a_redraw.json
 
 Set a (pyro-ppl, vector-quantize-pytorch, fair-esm) is the reading dynlint was adjusted against;
-set b (speechbrain, torch-geometric, stable-baselines3: speech, graph learning, RL) and set c
+set b (speechbrain, torch-geometric, stable-baselines3: speech, graph learning, RL), set c
 (pytorch-metric-learning, gpytorch, pytorch-forecasting: metric learning, Gaussian processes,
-forecasting) were read first with dynlint as it stood, then kept as checks. Set b's and c's verdicts are keyed by finding
+forecasting) and set d (torchgeo, flair, lightly) were read first with dynlint as it stood, then kept as checks. Set b's, c's and d's verdicts are keyed by finding
 (path inside the package, line, column, code), so a redrawn sample keeps those it shares.
 
 Stratified: 20 findings per repo; a repo with fewer findings gives all of them and the rest of
@@ -41,6 +41,9 @@ SETS = {
     "c": {"work": "/tmp/handread_c", "seed": 31, "suffix": "_c", "fill": "even",
           "packages": {"pytorch-metric-learning==2.9.0": "pytorch_metric_learning", "gpytorch==1.15.2": "gpytorch",
                        "pytorch-forecasting==1.8.0": "pytorch_forecasting"}},
+    "d": {"work": "/tmp/handread_d", "seed": 47, "suffix": "_d", "fill": "even",
+          "packages": {"torchgeo==0.8.1": "torchgeo", "flair==0.15.1": "flair",
+                       "lightly==1.6.0": "lightly"}},
 }
 SET = SETS["a"]
 SET_C = {    # what the set-c report says about itself (report_b.py writes sets b and c)
@@ -50,6 +53,15 @@ SET_C = {    # what the set-c report says about itself (report_b.py writes sets 
              "1.15.2, pytorch-forecasting 1.8.0; metric learning, Gaussian processes, time-series forecasting). ",
     "quota": "each repo has more than 20",
     "set": "c",
+}
+SET_D = {    # the fourth keyed set: a dataset-heavy library, NLP, self-supervised learning
+    "title": "# Hand reading, set d: 60 dynlint findings on repos it was never measured on",
+    "about": "Fourth, independent reading (issue 9), first look recorded before any code changed for it. Repos "
+             "(sources of the wheels from `pip download --no-deps`: torchgeo 0.8.1, flair 0.15.1, "
+             "lightly 1.6.0; remote sensing with many datasets and transforms, NLP sequence labelling, "
+             "self-supervised learning). ",
+    "quota": "each repo has more than 20",
+    "set": "d",
 }
 WORK, PACKAGES, SEED = SET["work"], SET["packages"], SET["seed"]
 SAMPLE = os.path.join(HERE, "sample.json")
@@ -219,7 +231,7 @@ if __name__ == "__main__":
             sys.exit(0)
     if SET is not SETS["a"] and sys.argv[1] == "report":    # keyed verdicts (sets b, c)
         from report_b import SET_B, report_b
-        about = SET_C if SET is SETS["c"] else SET_B
+        about = {"c": SET_C, "d": SET_D}.get(sys.argv[sys.argv.index("--set") + 1], SET_B)
         report_b(SAMPLE, os.path.join(HERE, f"verdicts{SET['suffix']}.json"),
                  os.path.join(REPO, "bench", "results", f"handread{SET['suffix']}.md"),
                  _function, finding_key, src_path, about)
