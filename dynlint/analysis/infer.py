@@ -12,7 +12,7 @@ import builtins
 from collections import ChainMap
 from contextlib import contextmanager
 
-from . import hostmem
+from . import hostmem, narrowing
 from . import kinds as K
 from .kinds import BOOL, CPU, HOLDS, HOST, NOT, PROBABLE, ROW, SCALAR, SHAPE, TENSOR, UNKNOWN
 from .attributes import attribute_kind
@@ -131,7 +131,14 @@ class KindInference:
                     lv = max(lv, K.level(self.kind(v)))
             return lv
         if t is ast.IfExp:
-            a, b = self.kind(node.body), self.kind(node.orelse)
+            # Each branch under what its test proves of non-tensors: in `t if isinstance(t,
+            # int) else int(t.item())` both branches are Python ints. A branch proved a tensor
+            # keeps what the walk knew: `int(s.max() if isinstance(s, Tensor) else s)`
+            # accepts either, and which one arrives is the callers' to tell.
+            with self.narrowing(_non_tensor(narrowing.facts(self, node.test, True))):
+                a = self.kind(node.body)
+            with self.narrowing(_non_tensor(narrowing.facts(self, node.test, False))):
+                b = self.kind(node.orelse)
             # `None if tpu else t.ne(pad)`: an optional tensor is used where it is one.
             if _is_none(node.body) and K.level(b) == TENSOR:
                 return b
@@ -513,6 +520,11 @@ def _str_split(name: str, node: ast.Call) -> bool:
     args = node.args
     return (not args and all(k.arg in ("sep", "maxsplit") for k in node.keywords)) or \
         (bool(args) and type(args[0]) is ast.Constant and type(args[0].value) is str)
+
+
+def _non_tensor(facts: dict) -> dict:
+    """The facts of a type test that prove names no tensor."""
+    return {n: k for n, k in facts.items() if K.level(k) == NOT} if facts else facts
 
 
 def _is_none(node: ast.AST) -> bool:
