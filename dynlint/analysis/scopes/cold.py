@@ -3,6 +3,7 @@ the spreading of coldness to what only cold code calls."""
 from __future__ import annotations
 
 import ast
+import re
 
 from ..reporting import returns_host_numbers
 from ..roles import Role
@@ -43,6 +44,28 @@ def _returns_float(node) -> bool:
     return type(ann) is ast.Name and ann.id == "float"
 
 
+# Annotations that name the data pipeline's objects (a library's own dataset bases included,
+# as `_COLD_BASE` counts them); not `...Sampler` alone, which models' box samplers are named.
+_DATA_TYPE = re.compile(r"^(\w*Dataset|Sampler|BatchSampler|DataLoader|\w*DataModule)$")
+
+
+def _handles_data(node) -> bool:
+    """Declared to take or return a dataset, sampler or loader (`def split(dataset: GeoDataset,
+    ...) -> list[GeoDataset]`): data preparation, which runs before any step does."""
+    args = node.args
+    anns = [a.annotation for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+    return any(_names_data(a) for a in (*anns, node.returns) if a is not None)
+
+
+def _names_data(ann) -> bool:
+    for n in ast.walk(ann):
+        name = n.id if type(n) is ast.Name else n.attr if type(n) is ast.Attribute else \
+            n.value if type(n) is ast.Constant and type(n.value) is str else None
+        if name is not None and _DATA_TYPE.match(name.rpartition(".")[2]):
+            return True
+    return False
+
+
 def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
     """Why `_assign_roles` made a cold function cold (for `--explain`), in its order."""
     if scopes.test_module is not None:
@@ -60,6 +83,8 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
         return "it is declared to return Python floats: a statistic or metric, its reads are its result"
     if returns_host_numbers(f.node):
         return "every return converts tensor data to Python floats: a statistic or metric"
+    if _handles_data(f.node):
+        return "it is declared to take or return a dataset, sampler or loader: data preparation"
     if id(f) in scopes.host_algorithms:
         return "it keeps a heap or bisects a list (`heapq`, `bisect`): a host algorithm"
     cls = f.cls

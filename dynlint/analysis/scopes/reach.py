@@ -8,7 +8,7 @@ from ..reporting import draws, imports_plotting, returns_host_numbers
 from ..roles import Role
 from ..steploops import drives_model, step_spans, trains
 from .callgraph import _CallGraph
-from .cold import _host_algorithm, _HOST_ALGORITHMS, _returns_float, _spread_cold
+from .cold import _handles_data, _host_algorithm, _HOST_ALGORITHMS, _returns_float, _spread_cold
 from .info import FunctionInfo, Scopes
 from .naming import (_COLD_FUNC, _COMPILE_CALL, _COMPILE_DECORATORS, _LOSS_CLASS, _ROOT_FUNCTION,
                      _ROOT_METHOD, _STEP_METHOD)
@@ -60,7 +60,8 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
             f.role = Role.COLD
             if f.parent is not None and id(f.parent) in scopes.soft_cold:
                 scopes.soft_cold.add(id(f))
-        elif _returns_float(f.node) or returns_host_numbers(f.node):   # reachability from another file wins
+        elif _returns_float(f.node) or returns_host_numbers(f.node) or _handles_data(f.node):
+            # (reachability from another file wins)
             f.role = Role.COLD
             scopes.soft_cold.add(id(f))
         elif host_imports and _host_algorithm(f, scopes, lines):
