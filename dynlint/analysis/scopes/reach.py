@@ -29,8 +29,13 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
     # Drawing a figure is reporting whoever calls it: model reachability stops there (a root
     # that also draws, a `forward` with a debug plot, stays a root).
     plotting = scopes.plotting
+    # Lightning steps of a class that only another file can tell to be a module: entry points
+    # if the cross-file step finds it one, so cold here only for want of that (soft cold),
+    # and, like the roots, not made cold by a figure they draw.
+    steps = {id(f) for f in order if f.cls is not None and f.qualname in f.cls.deferred
+             and _STEP_METHOD.match(f.name)}
     if imports_plotting(scopes.imports):
-        roots = {id(f) for f in todo}
+        roots = {id(f) for f in todo} | steps
         plotting.update(id(f) for f in order
                         if id(f) not in roots and draws(f.refs(lines)[0], scopes.imports))
     why = scopes.why                # None unless explaining: then record predecessors
@@ -58,7 +63,7 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
             f.role = Role.MODEL
         elif parent_role == Role.COLD or _COLD_FUNC.match(f.name) or (f.cls is not None and f.cls.cold):
             f.role = Role.COLD
-            if f.parent is not None and id(f.parent) in scopes.soft_cold:
+            if f.parent is not None and id(f.parent) in scopes.soft_cold or id(f) in steps:
                 scopes.soft_cold.add(id(f))
         elif _returns_float(f.node) or returns_host_numbers(f.node) or _handles_data(f.node):
             # (reachability from another file wins)
