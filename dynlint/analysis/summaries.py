@@ -366,8 +366,7 @@ class LocalCalls:
             if info is None or not bound or not _exportable(info):
                 continue
             if used is None:
-                used = set(_INDEXED.findall("\n".join(self.a.lines)))
-                used = {n for pair in used for n in pair if n}
+                used = _indexed_names("\n".join(self.a.lines))
                 if not used:
                     return out
             over = self.overrides.get(fid, {})
@@ -550,7 +549,23 @@ def _zero_d(passed: list, numbers: int):
 
 CALLERS = "(callers)"     # prefix of the `external` entries that carry other files' sites
 # A name used as an index: `x[p]`, `x[p, ...]`, `x[..., p]` (a cheap text gate for `opens`).
-_INDEXED = re.compile(r"[\w)\]]\[\s*(\w+)\s*[\],]|[\w)\]]\[[^\[\]\n]*,\s*(\w+)\s*\]")
+# The pattern starts at the `[` and looks behind for what precedes it: a literal first
+# character lets the regex engine skip to each `[` (15 times faster than starting with the
+# class `[\w)\]]`, which is tried at every position of the module's text).
+_INDEXED = re.compile(r"\[(?<=[\w)\]]\[)(?:\s*(\w+)\s*[\],]|[^\[\]\n]*,\s*(\w+)\s*\])")
+
+
+def _indexed_names(text: str) -> set:
+    """The names `_INDEXED` finds, with the matches `findall` of the pattern that starts one
+    character earlier would give: that one consumes the character before the `[`, so a match
+    right after another (`a[i][j]`: the `]` ended `a[i]`) does not count. A match holds a
+    single `[`, so skipping such an overlapping one skips nothing else."""
+    used, end = set(), -1
+    for m in _INDEXED.finditer(text):
+        if m.start() > end:
+            used.update(n for n in m.groups() if n)
+            end = m.end()
+    return used
 
 
 def _exportable(info) -> bool:

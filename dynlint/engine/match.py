@@ -15,7 +15,7 @@ from ..analysis.text import mentions
 from ..analysis.walker import Analyzer
 from ..finding import Edit, Finding, Fix
 from . import noqa as noqa_lib
-from .patterns import Matcher
+from .patterns import Matcher, op_key
 from .spans import char_col, segment
 from .predicates import REGISTRY, MatchContext
 from .rules import Rule
@@ -287,14 +287,17 @@ class Engine:
         place (Pattern.call_index) are tried only on nodes whose call there has their callee's
         name; the others on every node. Entries keep the rule file's order."""
         paths = list(dict.fromkeys(index[0] for index, _ in entries if index is not None))
-        if not paths:
+        # Patterns rooted on an operation match only nodes with the same operator(s).
+        ops = [entry[2].op_key for _, entry in entries]
+        by_op = any(op is not None for op in ops)
+        if not paths and not by_op:
             return typed([entry for _, entry in entries])
         try_ = self._try
         analyzer, matcher, candidates, collect, memo = state
 
         def on_node(node):
             memo.clear()
-            keys = [node_type]
+            keys = [node_type, op_key(node) if by_op else None]
             for path in paths:
                 target = node
                 for name in path:
@@ -304,9 +307,10 @@ class Engine:
             keys = tuple(keys)
             todo = lists.get(keys)
             if todo is None:
-                by_path = dict(zip(paths, keys[1:]))
-                todo = lists[keys] = [entry for index, entry in entries
-                                      if index is None or by_path[index[0]] == index[1]]
+                by_path = dict(zip(paths, keys[2:]))
+                todo = lists[keys] = [entry for (index, entry), op in zip(entries, ops)
+                                      if (index is None or by_path[index[0]] == index[1])
+                                      and (op is None or op == keys[1])]
             for entry in todo:
                 try_(entry, node, analyzer, matcher, candidates, collect, memo)
         return on_node

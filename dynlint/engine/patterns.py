@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 
 META_PREFIX = "__dl_"
 _META_LEN = len(META_PREFIX)
@@ -78,6 +79,27 @@ class Pattern:
         if self.root is None or type(self.root) is ast.Call:
             return None
         return _call_below(self.root, ())
+
+
+    @cached_property
+    def op_key(self):
+        """The operator(s) a node must have to match, for a pattern rooted on an operation
+        (`$A in $T`: `(In,)`; `$S % $X`: `Mod`): the matcher compares operators by type,
+        so the engine tries such patterns only on nodes with the same (see `op_key`)."""
+        return op_key(self.root) if self.root is not None else None
+
+
+def op_key(node):
+    """The type of an operation's operator (a tuple of them for a comparison), else None."""
+    t = type(node)
+    if t is ast.Compare:
+        return tuple(type(o) for o in node.ops)
+    if t in _OP_NODES:
+        return type(node.op)
+    return None
+
+
+_OP_NODES = frozenset({ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.AugAssign})
 
 
 def _callee_key(call: ast.Call) -> str | None:

@@ -383,9 +383,15 @@ _IN_PLACE_RESHAPES = frozenset("resize_ resize_as_ unsqueeze_ squeeze_ t_ transp
 
 
 def _reshapes_in_place(stmt, name: str) -> bool:
-    return any(type(n) is ast.Call and type(n.func) is ast.Attribute and
-               n.func.attr in _IN_PLACE_RESHAPES and type(n.func.value) is ast.Name and
-               n.func.value.id == name for n in ast.walk(stmt))
+    # Every name at once, kept on the statement: `reaching` asks each statement before a
+    # flagged node, for each name it follows (one walk per statement, not per question).
+    found = stmt.__dict__.get("_dl_reshaped")
+    if found is None:
+        found = stmt._dl_reshaped = frozenset(
+            n.func.value.id for n in ast.walk(stmt)
+            if type(n) is ast.Call and type(n.func) is ast.Attribute and
+            n.func.attr in _IN_PLACE_RESHAPES and type(n.func.value) is ast.Name)
+    return name in found
 
 
 def _levels(chain):
