@@ -41,11 +41,15 @@ def facts(analyzer, test: ast.AST, truth: bool, containers: bool = False) -> dic
         # `if m.dtype != torch.bool: ... else: <m is a mask here>`.
         name = _bool_dtype_test(analyzer, test, truth)
         return {} if name is None else {name: TENSOR | K.BOOL}
-    if not truth or t is not ast.Call:
+    if t is not ast.Call:
         return {}
     name, kind = _type_test(analyzer, test, containers)
     if name is None:
         return {}
+    if not truth:
+        # `else:` of `isinstance(x, Tensor)`: x is no tensor there (`int | Tensor` parameters).
+        # What it may hold is another question: a failed test says nothing of a container's items.
+        return {name: NOT} if kind == TENSOR and not containers else {}
     return {name: kind}
 
 
