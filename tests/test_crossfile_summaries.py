@@ -296,3 +296,53 @@ def test_a_mask_inside_a_nested_tuple_reaches_the_callers_of_the_method(dynlint,
     one = dynlint("check", "pkg/loss.py", "--output-format", "json", "--no-cross-file",
                   "--no-cache", cwd=tmp_path)
     assert not any(f["line"] == 21 for f in json.loads(one.stdout)), one.stdout
+
+
+TENSOR_RETURN = {
+    "pyproject.toml": "",
+    "pkg/__init__.py": "",
+    "pkg/utils/__init__.py": "from ._scatter import scatter\n",
+    "pkg/utils/_scatter.py": """\
+        import torch
+        from torch import Tensor
+
+
+        def scatter(src: Tensor, index: Tensor, dim_size=None) -> Tensor:
+            if dim_size is None:
+                dim_size = 8
+            return _reduce(src, index, dim_size)
+
+
+        def _reduce(src, index, size):
+            return src.new_zeros(size).scatter_add_(0, index, src)
+        """,
+    "pkg/utils/dense.py": """\
+        import torch
+        from pkg.utils import scatter
+
+
+        def to_dense(x, batch):
+            num_nodes = scatter(torch.ones_like(batch), batch)
+            return x.new_zeros(len(num_nodes), int(num_nodes.max()))
+
+
+        def sizes(batch):
+            counts = {}
+            return int(len(counts))
+        """,
+}
+
+
+def test_a_tensor_returned_by_a_helper_of_another_file_is_a_tensor(dynlint, tmp_path):
+    """`scatter` is declared `-> Tensor` in another file and reached through a package
+    re-export: its result is a tensor there as it would be in its own file, so
+    `int(num_nodes.max())` is a host read, checked alone or with the project; `int(len(d))` of
+    a dict stays quiet."""
+    _write(tmp_path, TENSOR_RETURN)
+    for target in ("pkg/utils/dense.py", "."):
+        out = dynlint("check", target, "--output-format", "json", "--no-cache", cwd=tmp_path)
+        found = [(f["path"], f["line"], f["code"]) for f in json.loads(out.stdout)]
+        assert found == [("pkg/utils/dense.py", 7, "DYN203")], found
+    one = dynlint("check", "pkg/utils/dense.py", "--output-format", "json", "--no-cache",
+                  "--no-cross-file", cwd=tmp_path)
+    assert json.loads(one.stdout) == [], one.stdout     # alone, the helper's kind is unknown

@@ -326,26 +326,29 @@ class LocalCalls:
         return found
 
     def exported(self) -> dict:
-        """The return summaries other files may use: of module-level functions and methods of
-        module-level classes, by name in the module, when they say something a caller cannot
-        see for itself (a bool mask, a host value, or a tuple holding one)."""
+        """The return summaries other files may use, of module-level functions and methods of
+        module-level classes, by name in the module: what a call in this file would read (see
+        `result`), when it says more than an unknown value (a tensor, a bool mask, a host
+        value, a tuple holding one)."""
         out = {}
         for fid in self.done:
             returns = self.returns.get(fid)
             info = self.infos.get(fid)
-            declared = annotation_kind(info.node.returns) if returns and info is not None \
-                and info.node.returns is not None and _exportable(info) else UNKNOWN
+            if not returns or info is None or not _exportable(info):
+                continue
+            code = fold(returns)
+            declared = annotation_kind(info.node.returns) if info.node.returns is not None \
+                else UNKNOWN
             if declared & K.SCALAR:
                 # `-> int | Tensor`: a 0-d tensor on some path, as `result` reads it here.
-                out[info.qualname] = declared
-                continue
-            # Only a return with a flag can make a strong summary (the common case: none).
-            if not returns or not any(type(k) is tuple or k & _FLAGS for k in returns):
-                continue
-            if info is None or not _exportable(info):
-                continue
-            summary = fold(returns)
-            if summary is not None and _strong(summary):
+                summary = declared
+            elif K.level(declared) == TENSOR:
+                # `-> Tensor`: the code may say more (a bool mask), as a caller here reads it.
+                summary = code if type(code) is int and K.level(code) == TENSOR else declared
+            else:
+                summary = code
+            if summary is not None and (_strong(summary) or type(summary) is int and (
+                    K.level(summary) == TENSOR or summary & K.SCALAR)):
                 out[info.qualname] = summary
         return out
 

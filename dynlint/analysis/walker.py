@@ -78,6 +78,7 @@ class Analyzer(KindInference):
         self.stack: list[ast.AST] = []      # ancestors (names, constants, attributes, keywords are not pushed)
         self.lines: list[str] = []
         self.positions: dict[int, str] = {}
+        self.truth_lines: dict[int, tuple[int, int]] = {}   # see `_mark_truth`
         self._kinds: dict[int, int] = {}
         self._tuple_kinds: dict[int, tuple] = {}
         self.calls = LocalCalls(self)
@@ -107,7 +108,7 @@ class Analyzer(KindInference):
         counting as soon as the caller drops it, not at the next cyclic collection."""
         self.hooks, self.position_hooks = {}, {}
         self.walk_anyway, self._unskipped = None, frozenset()
-        self.stack, self.positions = [], {}
+        self.stack, self.positions, self.truth_lines = [], {}, {}
         self._kinds, self._tuple_kinds = {}, {}
         self.calls = None
         self.frame = self.module = self.tree = None
@@ -302,6 +303,8 @@ class Analyzer(KindInference):
                 if walk:
                     for cond in gen.ifs:
                         self.positions[id(cond)] = "truth_test"
+                        if cond.end_lineno != node.lineno:
+                            self._truth_lines(cond, node.lineno, node.col_offset)
                         self.child(cond)
             yield
         finally:
@@ -584,6 +587,8 @@ class Analyzer(KindInference):
         positions = self.positions
         if t is ast.If or t is ast.While or t is ast.IfExp or t is ast.Assert:
             positions[id(node.test)] = "truth_test"
+            if node.test.end_lineno != node.lineno:
+                self._truth_lines(node.test, node.lineno, node.col_offset)
         elif t is ast.BoolOp:
             values = node.values
             for v in values[:-1]:
@@ -592,6 +597,29 @@ class Analyzer(KindInference):
                 positions[id(values[-1])] = "truth_test"
         elif type(node.op) is ast.Not:
             positions[id(node.operand)] = "truth_test"
+
+    def _truth_lines(self, test, line: int, col: int) -> None:
+        """Where Python reports a condition's host read at run time, for a test spread over
+        lines: the jump that reads an operand belongs to the line current when it runs, the
+        statement's own (`if`, `elif`, `while`, `assert`; a conditional expression's or a
+        comprehension's start),
+        or that of the last comparison evaluated before it in the same test; a comparison's
+        to its own line (CPython 3.11's line table; what `dynlint confirm`, profilers and
+        graph-break logs name). Operands reported elsewhere than they start are kept in
+        `truth_lines` (node id -> line, column), for the finding to start there."""
+        current = (line, col)
+        todo = [test]
+        while todo:
+            v = todo.pop()
+            t = type(v)
+            if t is ast.BoolOp:
+                todo.extend(reversed(v.values))
+            elif t is ast.UnaryOp and type(v.op) is ast.Not:
+                todo.append(v.operand)
+            elif t is ast.Compare:
+                current = (v.lineno, v.col_offset)
+            elif v.lineno != current[0]:
+                self.truth_lines[id(v)] = current
 
     def qualname(self, node: ast.AST) -> str | None:
         return self.scopes.qualname(node)

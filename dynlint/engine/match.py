@@ -449,6 +449,9 @@ class Engine:
             if key in seen:
                 continue
             seen.add(key)
+            moved = c.ctx.analyzer.truth_lines.get(id(target))
+            if moved is not None:       # a condition over lines: where its read runs
+                line, col = moved[0], char_col(lines, moved[0], moved[1])
             node_end = getattr(c.node, "end_lineno", line)
             if noqa.suppressed(rule.code, line, node_end if node_end != line else None):
                 continue

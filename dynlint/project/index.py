@@ -1,8 +1,8 @@
 """The project index of function summaries: what functions and methods of each module return,
 by absolute name, and how to find a method a class inherits from a class of another module.
 
-Each file's walk exports the return summaries worth telling other files (a bool mask, a host
-value, a tuple holding one: `LocalCalls.exported`) and the absolute names of the calls it could
+Each file's walk exports the return summaries worth telling other files (a tensor, a bool mask,
+a host value, a tuple holding one: `LocalCalls.exported`) and the absolute names of the calls it could
 not follow (`demands`: `pkg.box_utils.clip_boxes`, `pkg.aug._2d.base.Rigid2D._gate` for a
 `self._gate(...)` inherited through `Rigid2D`). The index answers a demand by name; a method
 not found on its class is looked up along the class's bases (`classes`, read by the scopes
