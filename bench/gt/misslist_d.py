@@ -5,16 +5,19 @@ is often "model code (reached from another file)"). Keys as in misslist.DIAGNOSE
 function or code fragment). Cause labels start with their group."""
 from __future__ import annotations
 
-REGISTRY = "scope: instance from a registry of classes (`SOLVERS[method](...)`)"
+REGISTRY = "kind: solver state and callable parameters (code reached via a class registry)"
 HOSTALG = "scope: cold by the heapq/bisect heuristic"
-ELEM = "form: element of an iterated tensor as an index / in a test"
+ELEM = "kind: element of an iterated tensor held by a parameter"
+HOSTBUILT = "by design: host-built tensor"
 PARAM = "kind: unannotated parameter, callers in another file or package"
 INSIDE = "by design: sync inside a callee outside the package"
 _ED, _DM, _TD, _OC = "effdet/", "demucs/", "torchdiffeq/_impl/", "open_clip/"
-_REG_TEXT = ("`solver = SOLVERS[method](func=..., y0=..., ...)` then `solver.integrate(t)` in odeint.py: the instance "
-             "comes from a dict of solver classes, so its methods (integrate, _before_integrate, _advance, "
-             "_adaptive_step and the helpers they call: _select_initial_step, _optimal_step_size, "
-             "_interp_evaluate) are reached from no entry point (`--explain`: neutral)")
+_REG_TEXT = ("the time values and error ratios come from the solver's state (`self.rk_state.t1`, a NamedTuple), "
+             "unannotated parameters (`next_t`, `error_ratio`, `t0`/`t`) and calls of callable parameters "
+             "(`norm(...)`, `event_fn(...)`), none of which has a kind. The code is also neutral: "
+             "`solver = SOLVERS[method](...)` then `solver.integrate(t)` (odeint.py) makes the instance from a dict of "
+             "classes, so no entry point reaches integrate/_advance/_adaptive_step; but neutral code gets the host-read "
+             "rules, so the kinds are what misses (a fixture with the kinds known is flagged as neutral code)")
 
 DIAGNOSES_D = {
     # -- effdet ----------------------------------------------------------------------------
@@ -24,24 +27,26 @@ DIAGNOSES_D = {
                "where `target: Dict[str, torch.Tensor]` is annotated, and a subscript of a Dict[str, Tensor] "
                "gets no kind, so the comparison is not a mask"),
     (_ED + "anchors.py", "label_anchors"): (
-        "scope: public method called only by user code",
-        "`AnchorLabeler.label_anchors` is called by effdet's data loader (the builder calls it on device) and by "
-        "no code of the package's step; parameters unannotated: no evidence it sees tensors"),
+        PARAM, "`AnchorLabeler.label_anchors` is called by effdet's data loader (the builder calls it on device) and "
+               "by no code of the package's step (neutral, where shape rules apply); its parameters are "
+               "unannotated and no caller in the package passes anything: no evidence they are tensors"),
     (_ED + "soft_nms.py", "keep[top_idx]"): (
         "form: 0-d tensor as an index of a write",
         "`keep[top_idx] = torch.tensor(False)`, `top_idx = torch.argmax(...)`: a 0-d integer tensor as the "
         "index of an assignment syncs (`__index__`); the same index on a read (`idxs[top_idx]`, line 91) is "
         "flagged"),
     (_ED + "soft_nms.py", "idxs = idxs[keep]"): (
-        "by design: host-built tensor",
+        HOSTBUILT,
         "`idxs = torch.arange(num_elem)` has no device: dynlint takes it for a host tensor and its mask read "
         "for a CPU op (on a GPU the mask lives on the device, so this line would even fail); the twins "
         "`boxes_remain[keep]` on 108/109 are flagged"),
     # -- demucs ----------------------------------------------------------------------------
     (_DM + "wiener.py", "*"): (
-        ELEM, "`for index in torch.cartesian_prod(...): gain[:, :, index[0], index[1], :]`: iterating a tensor "
-              "yields tensors, `index[0]` is a 0-d tensor used as an index (a sync per element); the loop "
-              "variable of a `for` over a tensor gets no kind (model code: HTDemucs.forward -> _wiener -> wiener)"),
+        HOSTBUILT, "`for index in torch.cartesian_prod(torch.arange(n), torch.arange(n)): x[:, :, index[0], index[1]]`: "
+                   "`index[0]` is a 0-d tensor used as an index, but the tensor is built on the host (`arange` "
+                   "without a device): on a GPU its read is no device sync, so DYN210 (`read_from_device`) leaves "
+                   "it, as it should; the same loop over a device tensor is flagged (model code: HTDemucs.forward "
+                   "-> _wiener -> wiener)"),
     (_DM + "spec.py", "*"): (
         "by design: sync inside a torch op",
         "`th.istft(...)` checks its window envelope with a host read inside torch (no rule; the line is "
@@ -87,9 +92,9 @@ DIAGNOSES_D = {
         "return has no kind"),
     (_TD + "interp.py", "*"): (REGISTRY, _REG_TEXT + "; the assert tests `(t0 <= t) & (t <= t1)`"),
     (_TD + "misc.py", "_mixed_norm"): (
-        "form: builtin max over a list of tensors",
-        "`max([_rms_norm(tensor) for tensor in tensor_tuple])`: builtin `max` compares 0-d tensors on the host; "
-        "no rule for builtin max/min over a list comprehension of tensors (model code)"),
+        PARAM, "`max([_rms_norm(tensor) for tensor in tensor_tuple])`: `tensor_tuple` is unannotated, so the items "
+               "have no kind. With `tensor_tuple: tuple[Tensor, ...]` it is missed too: iterating a container "
+               "annotated to hold tensors gives no tensor items (a subscript does), a gap of the kinds"),
     (_TD + "misc.py", "_select_initial_step"): (REGISTRY, _REG_TEXT),
     (_TD + "misc.py", "_optimal_step_size"): (REGISTRY, _REG_TEXT),
     (_TD + "misc.py", "other"): (
@@ -97,9 +102,9 @@ DIAGNOSES_D = {
                "timelike, ...)`: tests on `t`, an unannotated parameter of the public `odeint(func, y0, t)`; only "
                "the user's code shows it is a tensor (model code via the adjoint's backward)"),
     (_TD + "odeint.py", "*"): (
-        "scope: public function called only by user code",
-        "`odeint_dense` (and the `dense_output_fn` closure it returns) is called by no code of the package: "
-        "neutral, so only the rules that apply everywhere look at it"),
+        REGISTRY, "`odeint_dense` (and the `dense_output_fn` closure it returns) is called by no code of the package "
+                  "(neutral, where host-read rules apply): `t1 != t0` compares the solver state's times, "
+                  "`times[idx]` indexes with the result of `torch.searchsorted` on an unannotated parameter"),
 }
 
 FP_D = {
