@@ -47,9 +47,12 @@ def facts(analyzer, test: ast.AST, truth: bool, containers: bool = False) -> dic
     if name is None:
         return {}
     if not truth:
-        # `else:` of `isinstance(x, Tensor)`: x is no tensor there (`int | Tensor` parameters).
-        # What it may hold is another question: a failed test says nothing of a container's items.
-        return {name: NOT} if kind == TENSOR and not containers else {}
+        # `else:` of `isinstance(x, Tensor)` where x stands for a number (`int | Tensor`): the
+        # number. Any other x keeps its kind: a `Union[Tensor, Tuple[Tensor, Tensor]]` is the
+        # tuple there, whose items are still tensors (`int(edge_index[0].max())`).
+        if kind == TENSOR and not containers and analyzer.frame.lookup(name) & K.SCALAR:
+            return {name: NOT}
+        return {}
     return {name: kind}
 
 
