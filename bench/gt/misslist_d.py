@@ -5,7 +5,8 @@ is often "model code (reached from another file)"). Keys as in misslist.DIAGNOSE
 function or code fragment). Cause labels start with their group."""
 from __future__ import annotations
 
-REGISTRY = "kind: solver state and callable parameters (code reached via a class registry)"
+REGISTRY = ("kind: solver state and callable parameters "
+            "(code reached via a class registry)")
 HOSTALG = "scope: cold by the heapq/bisect heuristic"
 ELEM = "kind: element of an iterated tensor held by a parameter"
 HOSTBUILT = "by design: host-built tensor"
@@ -16,7 +17,8 @@ _REG_TEXT = ("the time values and error ratios come from the solver's state (`se
              "unannotated parameters (`next_t`, `error_ratio`, `t0`/`t`) and calls of callable parameters "
              "(`norm(...)`, `event_fn(...)`), none of which has a kind. The code is also neutral: "
              "`solver = SOLVERS[method](...)` then `solver.integrate(t)` (odeint.py) makes the instance from a dict of "
-             "classes, so no entry point reaches integrate/_advance/_adaptive_step; but neutral code gets the host-read "
+             "classes, so no entry point reaches integrate/_advance/_adaptive_step; but neutral code gets the "
+             "host-read "
              "rules, so the kinds are what misses (a fixture with the kinds known is flagged as neutral code)")
 
 DIAGNOSES_D = {
@@ -42,7 +44,8 @@ DIAGNOSES_D = {
         "`boxes_remain[keep]` on 108/109 are flagged"),
     # -- demucs ----------------------------------------------------------------------------
     (_DM + "wiener.py", "*"): (
-        HOSTBUILT, "`for index in torch.cartesian_prod(torch.arange(n), torch.arange(n)): x[:, :, index[0], index[1]]`: "
+        HOSTBUILT, "`for index in torch.cartesian_prod(torch.arange(n), torch.arange(n)): "
+                   "x[:, :, index[0], index[1]]`: "
                    "`index[0]` is a 0-d tensor used as an index, but the tensor is built on the host (`arange` "
                    "without a device): on a GPU its read is no device sync, so DYN210 (`read_from_device`) leaves "
                    "it, as it should; the same loop over a device tensor is flagged (model code: HTDemucs.forward "
