@@ -57,6 +57,13 @@ def suite_c_models() -> tuple[dict, list[str]]:
                   ("torchaudio_models", "torchaudio")))
 
 
+def suite_d_models() -> tuple[dict, list[str]]:
+    """Suite d: EfficientDet detection, music source separation, adaptive ODE solvers and
+    vision-language models (effdet, demucs, torchdiffeq, open_clip), added unseen like b and c."""
+    return _load((("effdet_models", "effdet"), ("demucs_models", "demucs"),
+                  ("torchdiffeq_models", "torchdiffeq"), ("openclip_models", "open_clip")))
+
+
 def _load(pairs) -> tuple[dict, list[str]]:
     import importlib
     models, packages = {}, []

@@ -4,6 +4,7 @@
     python bench/gt/misslist.py /tmp/pr_new.json > MISSES.md
     python bench/gt/misslist.py REPORT.json --packages ultralytics,torch_geometric   # suite b only
     python bench/gt/misslist.py REPORT.json --packages timm,torchmetrics,torchaudio  # suite c only
+    python bench/gt/misslist.py REPORT.json --packages effdet,demucs,torchdiffeq,open_clip  # suite d
 
 Each site: file:line, the source line, the enclosing function with dynlint's role for it, the ops
 the run saw, and a one-line diagnosis of why dynlint misses (or wrongly flags) it. Diagnoses come
@@ -19,9 +20,11 @@ from collections import Counter, defaultdict
 try:   # run as a script (bench/gt on sys.path) or imported as bench's `gt.misslist`
     from misslist_b import DIAGNOSES_B, FP_B
     from misslist_c import DIAGNOSES_C, FP_C
+    from misslist_d import DIAGNOSES_D, FP_D
 except ImportError:
     from .misslist_b import DIAGNOSES_B, FP_B
     from .misslist_c import DIAGNOSES_C, FP_C
+    from .misslist_d import DIAGNOSES_D, FP_D
 
 SCOPE = "scope: function is `neutral` (not reachable by name from forward/loss in its own file)"
 # (file suffix, function-or-line) -> (cause label, diagnosis)
@@ -173,14 +176,15 @@ def _lookup(f: dict, table: dict) -> tuple[str, str] | None:
 
 
 def diagnose(f: dict) -> tuple[str, str]:
-    found = _lookup(f, DIAGNOSES) or _lookup(f, DIAGNOSES_B) or _lookup(f, DIAGNOSES_C)
+    found = (_lookup(f, DIAGNOSES) or _lookup(f, DIAGNOSES_B) or _lookup(f, DIAGNOSES_C)
+             or _lookup(f, DIAGNOSES_D))
     if found:
         return found
     return ("scope" if f["role"] == "neutral" else "unknown", SCOPE if f["role"] == "neutral" else "?")
 
 
 def diagnose_fp(f: dict) -> tuple[str, str]:
-    return _lookup(f, FP_B) or _lookup(f, FP_C) or (f["category"], FP_DIAGNOSES.get(f["category"], "?"))
+    return _lookup(f, FP_B) or _lookup(f, FP_C) or _lookup(f, FP_D) or (f["category"], FP_DIAGNOSES.get(f["category"], "?"))
 
 
 def main(argv=None) -> None:

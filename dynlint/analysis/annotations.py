@@ -24,7 +24,8 @@ def annotation_kind(ann: ast.AST | None) -> int:
         if _container_of_tensors(ann):
             # Unknown otherwise, as before: such annotations are sometimes wrong
             # (`img_batch: list[Tensor]` then used as one tensor, `img_batch.to("cpu")`).
-            return UNKNOWN | K.ITEMS
+            inner = _unwrap_optional(ann)
+            return UNKNOWN | K.ITEMS | (K.SEQ if _head(getattr(inner, "value", inner)) in _SEQUENCES else 0)
         head = names[0] if names else ""
         # Optional[Tensor] and Tensor | None are tensors when given; List[Tensor] is not one,
         # and `int | Tensor` may well be the int.
@@ -72,6 +73,16 @@ _MAPPINGS = frozenset({"Dict", "dict", "Mapping"})
 
 def _head(node) -> str:
     return node.attr if type(node) is ast.Attribute else getattr(node, "id", "")
+
+
+def _unwrap_optional(ann):
+    """`X` of `Optional[X]` / `X | None`; any other annotation as it is."""
+    if type(ann) is ast.BinOp and type(ann.op) is ast.BitOr:
+        sides = [x for x in (ann.left, ann.right) if not (type(x) is ast.Constant and x.value is None)]
+        return _unwrap_optional(sides[0]) if len(sides) == 1 else ann
+    if type(ann) is ast.Subscript and _head(ann.value) == "Optional":
+        return _unwrap_optional(ann.slice)
+    return ann
 
 
 def _container_of_tensors(ann) -> bool:

@@ -163,7 +163,7 @@ class KindInference:
                 # `[np.array(ids) for ids in batch]`: numpy arrays, and so are its items
                 # (`utt[utt != unk] for utt in ...` filters numpy, not a tensor).
                 return NOT | K.ARRAY
-            return NOT | (K.ITEMS if K.level(k) == TENSOR and not k & HOST else 0)
+            return NOT | (K.ITEMS | K.SEQ if K.level(k) == TENSOR and not k & HOST else 0)
         if t in (ast.Set, ast.Dict, ast.SetComp, ast.DictComp):
             return NOT
         return UNKNOWN

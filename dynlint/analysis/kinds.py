@@ -125,6 +125,10 @@ nanmedian count_nonzero dot vdot trace
 # `Dict[str, Tensor]`, `Tuple[Tensor, ...]`, or built by a comprehension of tensors): an item
 # taken by subscript (`feats[0]`, `params["prob"]`) is a tensor.
 ITEMS = 1024
+# SEQ, with ITEMS: the container is a sequence (`List[Tensor]`, `Tuple[Tensor, ...]`, a list
+# comprehension of tensors), not a mapping, so iterating or unpacking it yields the tensors
+# themselves (a dict's iteration yields its keys).
+SEQ = 2048
 # ARRAY: a numpy or pandas object (or a value taken from one). Its items, attributes and method
 # results are never torch tensors, so `df[df["a"] > 0]` is no boolean-mask index of a tensor.
 ARRAY = 256

@@ -41,10 +41,17 @@ def facts(analyzer, test: ast.AST, truth: bool, containers: bool = False) -> dic
         # `if m.dtype != torch.bool: ... else: <m is a mask here>`.
         name = _bool_dtype_test(analyzer, test, truth)
         return {} if name is None else {name: TENSOR | K.BOOL}
-    if not truth or t is not ast.Call:
+    if t is not ast.Call:
         return {}
     name, kind = _type_test(analyzer, test, containers)
     if name is None:
+        return {}
+    if not truth:
+        # `else:` of `isinstance(x, Tensor)` where x stands for a number (`int | Tensor`): the
+        # number. Any other x keeps its kind: a `Union[Tensor, Tuple[Tensor, Tensor]]` is the
+        # tuple there, whose items are still tensors (`int(edge_index[0].max())`).
+        if kind == TENSOR and not containers and analyzer.frame.lookup(name) & K.SCALAR:
+            return {name: NOT}
         return {}
     return {name: kind}
 

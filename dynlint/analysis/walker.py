@@ -692,8 +692,10 @@ class Analyzer(KindInference):
         the items' kinds (None where unknown)."""
         if type(it) is ast.Call and type(it.func) is ast.Name and it.func.id in ("zip", "enumerate"):
             return self._iteration_items(it)
-        item = _unpacked(self.kind(it))
-        return item | ROW if K.level(item) == TENSOR else item
+        k = self.kind(it)
+        item = _unpacked(k)
+        # A tensor's rows are tensors one dimension down; a sequence's items are whole tensors.
+        return item | ROW if K.level(item) == TENSOR and not k & K.SEQ else item
 
     def _iteration_items(self, it: ast.Call):
         if it.keywords or any(type(a) is ast.Starred for a in it.args) or not it.args:
@@ -812,6 +814,8 @@ def _unpacked(k: int) -> int:
         return NOT | HOST
     if k & K.ARRAY:
         return NOT | K.ARRAY            # rows of a numpy array are numpy arrays
+    if k & K.ITEMS and k & K.SEQ:
+        return TENSOR                   # the items of `feats: List[Tensor]`, as `feats[0]` is
     lv = K.level(k)
     return lv | (k & (BOOL | K.CPU)) if lv >= PROBABLE else UNKNOWN
 
@@ -824,7 +828,7 @@ def _param_kind(arg: ast.arg, default: ast.AST | None, modelish: bool) -> int:
     if arg.annotation is not None:
         k = annotation_kind(arg.annotation)
         if k & K.ITEMS:
-            items = K.ITEMS          # `List[Tensor]`: its items; the value itself as unannotated
+            items = k & (K.ITEMS | K.SEQ)   # `List[Tensor]`: its items; the value itself as unannotated
         elif k != UNKNOWN:
             return k
     if default is not None:
