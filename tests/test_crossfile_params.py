@@ -9,6 +9,8 @@ import json
 import textwrap
 from pathlib import Path
 
+from _tree import write_tree
+
 FILES = {
     "pyproject.toml": "[project]\nname = 'pkg'\n",
     "pkg/__init__.py": "",
@@ -58,10 +60,7 @@ EXPECTED = [(5, "DYN101"), (14, "DYN101"), (14, "DYN101")]
 
 
 def _write(root: Path, files=FILES) -> None:
-    for name, text in files.items():
-        p = root / name
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(textwrap.dedent(text), encoding="utf-8")
+    write_tree(root, files)
 
 
 def _findings(dynlint, root, *args):

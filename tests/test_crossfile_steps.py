@@ -6,8 +6,9 @@ class whose bases are known to be no module stays cold."""
 from __future__ import annotations
 
 import json
-import textwrap
 from pathlib import Path
+
+from _tree import write_tree
 
 FILES = {
     "pyproject.toml": "[project]\nname = 'pkg'\n",
@@ -59,10 +60,7 @@ FILES = {
 
 
 def _write(root: Path) -> None:
-    for name, text in FILES.items():
-        p = root / name
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(textwrap.dedent(text), encoding="utf-8")
+    write_tree(root, FILES)
 
 
 def _findings(dynlint, root, *args):

@@ -6,8 +6,9 @@ same findings for a file checked alone as with its whole project."""
 from __future__ import annotations
 
 import json
-import textwrap
 from pathlib import Path
+
+from _tree import write_tree
 
 FILES = {
     "pyproject.toml": "[project]\nname = 'pkg'\n",
@@ -89,10 +90,7 @@ EXPECTED = {"30": "DYN101", "34": "DYN204", "35": "DYN101", "37": "DYN204", "42"
 
 
 def _write(root: Path, files: dict = FILES) -> None:
-    for name, text in files.items():
-        p = root / name
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(textwrap.dedent(text), encoding="utf-8")
+    write_tree(root, files)
 
 
 def _model_lines(stdout: str) -> dict:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import collections
 import shutil
-import textwrap
 from pathlib import Path
 
 import pytest
+
+from _tree import write_tree
 
 FIXTURE = {
     "pkg/__init__.py": "",
@@ -47,10 +48,7 @@ def _by_file(stdout: str, cwd: Path) -> dict:
 
 
 def _write(root: Path, files: dict) -> None:
-    for name, text in files.items():
-        p = root / name
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(textwrap.dedent(text), encoding="utf-8")
+    write_tree(root, files)
 
 
 def test_a_file_alone_sees_the_callers_in_its_project(dynlint, tmp_path):

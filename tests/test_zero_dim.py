@@ -6,8 +6,9 @@ gets the findings it gets with its whole project."""
 from __future__ import annotations
 
 import json
-import textwrap
 from pathlib import Path
+
+from _tree import write_tree
 
 FILES = {
     "pyproject.toml": "[project]\nname = 'pkg'\n",
@@ -74,10 +75,7 @@ FILES = {
 
 
 def _write(root: Path) -> None:
-    for name, text in FILES.items():
-        p = root / name
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(textwrap.dedent(text), encoding="utf-8")
+    write_tree(root, FILES)
 
 
 def _findings(dynlint, root, *args):
