@@ -80,7 +80,6 @@ class Pattern:
             return None
         return _call_below(self.root, ())
 
-
     @cached_property
     def op_key(self):
         """The operator(s) a node must have to match, for a pattern rooted on an operation
