@@ -256,8 +256,9 @@ def verdict(fix: dict, before, after) -> tuple[str, str]:
 
 def run_site(site: str, fix: dict, tmp: str):
     """[(case label, verdict, detail)] for one fix, or one ('-', 'could not run', why)."""
-    key = (fix["path"], fix["line"])
-    cases = CASES.get(key)
+    with open(os.path.join(site, fix["path"]), encoding="utf-8") as fh:
+        text = fh.read().splitlines()[fix["line"] - 1].strip()
+    cases = CASES.get((fix["path"], text))
     if cases is None:
         return [("-", "could not run", "no inputs written for this site")], None
     if isinstance(cases, str):

@@ -221,34 +221,56 @@ _FASTSPEECH = _cases(_fastspeech, ("random", {}), ("all-false masks", {"kind": "
 _ESM = _cases(_esmfold, ("two chains", {}), ("padded with a ligand", {"kind": "padded with a ligand"}),
                ("one chain", {"kind": "one chain"}))
 
+# Keyed by the site's file and its source line (stripped), not its number: a new release
+# of transformers moves lines, and inputs keyed by number silently stop matching.
 CASES = {
-    ("torchvision/models/detection/ssd.py", 323): _SSD,
-    ("torchvision/ops/boxes.py", 121): _cases(_nms, ("random", {}), ("empty", {"n": 0}),
-                                              ("one class", {"kind": "one class"})),
-    ("torchvision/transforms/_functional_tensor.py", 571):
+    ("torchvision/models/detection/ssd.py",
+     '"classification": (cls_loss[foreground_idxs].sum() + cls_loss[background_idxs].sum()) / N,'): _SSD,
+    ("torchvision/ops/boxes.py",
+     'for class_id in torch.unique(idxs):'):
+        _cases(_nms, ("random", {}), ("empty", {"n": 0}), ("one class", {"kind": "one class"})),
+    ("torchvision/transforms/_functional_tensor.py",
+     'img[mask] = fill_img[mask]'):
         "not written (not in the sample)",
-    ("transformers/loss/loss_d_fine.py", 282): _DFINE,
-    ("transformers/loss/loss_d_fine.py", 283): _DFINE,
-    ("transformers/models/eomt/image_processing_eomt.py", 66): _SEGMAP,
-    ("transformers/models/mask2former/image_processing_mask2former.py", 239): _SEGMAP,
-    ("transformers/models/maskformer/image_processing_maskformer.py", 207): _SEGMAP,
-    ("transformers/models/esmfold2/modeling_esmfold2.py", 1966): _ESM,
-    ("transformers/models/esmfold2/modular_esmfold2.py", 1898): _ESM,
-    ("transformers/models/fastspeech2_conformer/modeling_fastspeech2_conformer.py", 971): _FASTSPEECH,
-    ("transformers/models/fastspeech2_conformer/modeling_fastspeech2_conformer.py", 972): _FASTSPEECH,
-    ("transformers/models/fastspeech2_conformer/modeling_fastspeech2_conformer.py", 974): _FASTSPEECH,
-    ("transformers/models/fastspeech2_conformer/modeling_fastspeech2_conformer.py", 975): _FASTSPEECH,
-    ("transformers/models/grounding_dino/modeling_grounding_dino.py", 2353): _LABELS,
-    ("transformers/models/mm_grounding_dino/modeling_mm_grounding_dino.py", 2331): _LABELS,
-    ("transformers/models/speecht5/modeling_speecht5.py", 1760):
+    ("transformers/loss/loss_d_fine.py",
+     'loss_match_local1 = loss_match_local[mask].mean() if mask.any() else 0'): _DFINE,
+    ("transformers/loss/loss_d_fine.py",
+     'loss_match_local2 = loss_match_local[~mask].mean() if (~mask).any() else 0'): _DFINE,
+    ("transformers/models/eomt/image_processing_eomt.py",
+     'all_labels = torch.unique(segmentation_map)'): _SEGMAP,
+    ("transformers/models/mask2former/image_processing_mask2former.py",
+     'all_labels = torch.unique(segmentation_map)'): _SEGMAP,
+    ("transformers/models/maskformer/image_processing_maskformer.py",
+     'all_labels = torch.unique(segmentation_map)'): _SEGMAP,
+    ("transformers/models/esmfold2/modeling_esmfold2.py",
+     'unique_keys, inverse = torch.unique(keys, dim=0, return_inverse=True)'): _ESM,
+    ("transformers/models/esmfold2/modular_esmfold2.py",
+     'unique_keys, inverse = torch.unique(keys, dim=0, return_inverse=True)'): _ESM,
+    ("transformers/models/fastspeech2_conformer/modeling_fastspeech2_conformer.py",
+     'l1_loss = l1_loss.mul(out_weights).masked_select(spectrogram_mask).sum()'): _FASTSPEECH,
+    ("transformers/models/fastspeech2_conformer/modeling_fastspeech2_conformer.py",
+     'duration_loss = duration_loss.mul(duration_weights).masked_select(duration_mask).sum()'): _FASTSPEECH,
+    ("transformers/models/fastspeech2_conformer/modeling_fastspeech2_conformer.py",
+     'pitch_loss = pitch_loss.mul(pitch_weights).masked_select(pitch_and_energy_masks).sum()'): _FASTSPEECH,
+    ("transformers/models/fastspeech2_conformer/modeling_fastspeech2_conformer.py",
+     'energy_loss = energy_loss.mul(pitch_weights).masked_select(pitch_and_energy_masks).sum()'): _FASTSPEECH,
+    ("transformers/models/grounding_dino/modeling_grounding_dino.py",
+     'unique_labels = torch.unique(label_group)[1:, None]'): _LABELS,
+    ("transformers/models/mm_grounding_dino/modeling_mm_grounding_dino.py",
+     'unique_labels = torch.unique(label_group)[1:, None]'): _LABELS,
+    ("transformers/models/speecht5/modeling_speecht5.py",
+     'loss = torch.mean(losses.masked_select(masks))'):
         _cases(_speecht5, ("random", {}), ("all-false mask", {"kind": "all-false"}),
                ("inf/nan in masked slots", {"kind": "inf/nan in masked slots"}),
                ("empty batch", {"batch": 0}), grad=True),
-    ("transformers/models/vilt/modeling_vilt.py", 144):
+    ("transformers/models/vilt/modeling_vilt.py",
+     'unique_rows = valid_idx[:, 0].unique()'):
         _cases(_vilt, ("full images", {}), ("padded images", {"kind": "padded"})),
-    ("transformers/models/vits/modeling_vits.py", 149):
+    ("transformers/models/vits/modeling_vits.py",
+     'outputs[outside_interval_mask] = inputs[outside_interval_mask]'):
         _cases(_vits, ("random", {}), ("all inside (all-false mask)", {"kind": "all inside"}),
                ("inf/nan inputs", {"kind": "inf/nan"}), ("empty", {"shape": (0, 3, 5)}), grad=True),
-    ("transformers/vision_utils.py", 187):
+    ("transformers/vision_utils.py",
+     'cu_window_seqlens = torch.unique_consecutive(cu_window_seqlens)'):
         _cases(_windows, ("two grids", {}), ("one grid", {"grid": ((1, 4, 4),)})),
 }
