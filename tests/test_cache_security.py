@@ -148,10 +148,10 @@ def test_payload_planted_in_a_fresh_checkout_is_not_executed(tmp_path):
     assert len(warnings(r.stderr)) == 1 and str(json_file.name) in r.stderr
 
 
-def _corrupt(kind: str, file: Path) -> None:
+def _corrupt(kind: str, file: Path, key: str = "entries") -> None:
     text = file.read_text()
     data = json.loads(text)
-    entry = next(iter(data["entries"].values()))
+    entry = next(iter(data[key].values()))
     if kind == "truncated":
         file.write_text(text[: len(text) // 2])
     elif kind == "empty":
@@ -184,15 +184,15 @@ def _corrupt(kind: str, file: Path) -> None:
                 if finding[9] is not None:
                     finding[9][2] = [["a", 1, 2, 3, "x"]]
     elif kind == "facts-wrong-types":
-        for e in data["entries"].values():
-            if e[3][1] is not None:             # [flags, the facts as JSON text]
-                facts = json.loads(e[3][1][1])
-                facts[2] = [1, 2, 3]            # names of model code as numbers
-                e[3][1][1] = json.dumps(facts)
+        def names_as_numbers(text):
+            facts = json.loads(text)
+            facts[2] = [1, 2, 3]                # names of model code as numbers
+            return json.dumps(facts)
+        _rewrite_facts(file, data, names_as_numbers)
     elif kind == "facts-not-json":
-        for e in data["entries"].values():
-            if e[3][1] is not None:
-                e[3][1][1] = e[3][1][1][:-1]
+        _rewrite_facts(file, data, lambda text: text[:-1])
+    elif kind == "facts-digest-mismatch":     # a text that is not the one its digest names
+        _rewrite_facts(file, data, lambda text: text.replace("[", "[ ", 1), keep_digest=True)
     elif kind == "lines-wrong-types":
         for e in data["entries"].values():
             if e[3][2] is not None:
@@ -205,26 +205,56 @@ def _corrupt(kind: str, file: Path) -> None:
         os.mkfifo(file)
     if kind in ("wrong-format", "wrong-version", "wrong-code", "wrong-key", "entries-not-a-dict",
                 "entry-wrong-types", "finding-wrong-types", "fix-wrong-types", "facts-wrong-types",
-                "facts-not-json", "lines-wrong-types"):
+                "facts-not-json", "facts-digest-mismatch", "lines-wrong-types"):
         file.write_text(json.dumps(data))
+
+
+def _rewrite_facts(file: Path, data: dict, change, keep_digest: bool = False) -> None:
+    """Each file's facts, kept in the blobs beside the cache file by the digest of their text
+    (the entry holds `[flags, digest]`), replaced by `change(text)`, under its own digest
+    (whoever controls the checkout can compute it) unless `keep_digest`. The cross-file step's
+    records go, so that the next run reads the facts."""
+    blobs_file = file.with_suffix(".blobs")
+    blobs = json.loads(blobs_file.read_text())
+    for key in [k for k in data["entries"] if k.startswith("#")]:
+        del data["entries"][key]
+    for e in data["entries"].values():
+        if e[3][1] is not None:
+            digest = e[3][1][1]
+            text = change(blobs["blobs"][digest])
+            if not keep_digest:
+                digest = hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+            blobs["blobs"][digest] = text
+            e[3][1][1] = digest
+    blobs_file.write_text(json.dumps(blobs))
 
 
 @pytest.mark.parametrize("kind", [
     "truncated", "empty", "garbage", "deeply-nested", "wrong-format", "wrong-version", "wrong-code",
     "wrong-key", "not-an-object", "entries-not-a-dict", "entry-wrong-types", "finding-wrong-types",
-    "fix-wrong-types", "facts-wrong-types", "facts-not-json", "lines-wrong-types", "symlink-to-dev-zero", "fifo"])
+    "fix-wrong-types", "facts-wrong-types", "facts-not-json", "facts-digest-mismatch",
+    "lines-wrong-types", "symlink-to-dev-zero", "fifo",
+    "blobs:garbage", "blobs:wrong-key", "blobs:symlink-to-dev-zero", "blobs:fifo"])
 def test_malformed_cache_is_ignored_and_rebuilt(tmp_path, kind):
     make_tree(tmp_path)
     expected = check(tmp_path, "--no-cache")
     assert check(tmp_path).stdout == expected.stdout
     [file] = [p for p in cache_files(tmp_path) if p.suffix == ".json"]
-    _corrupt(kind, file)
+    key = "blobs" if kind.startswith("blobs:") else "entries"
+    if kind.startswith("blobs:"):
+        # The file of the facts' texts, read only when the cross-file step runs: make it run.
+        _rewrite_facts(file, data := json.loads(file.read_text()), lambda text: text)
+        file.write_text(json.dumps(data))
+        file = file.with_suffix(".blobs")
+        _corrupt(kind.partition(":")[2], file, key="blobs")
+    else:
+        _corrupt(kind, file)
     r = check(tmp_path)
     assert_same_run(r, expected, tmp_path)
     [warning] = warnings(r.stderr)
     assert str(file) in warning
     # Rebuilt as a valid cache that the next run uses without complaint.
-    assert json.loads(file.read_text())["entries"]
+    assert json.loads(file.read_text())[key]
     again = check(tmp_path)
     assert_same_run(again, expected, tmp_path)
     assert warnings(again.stderr) == []

@@ -249,13 +249,13 @@ class Memo:
     def __init__(self, configs, tag: str, encode, decode):
         # The entry is the file's own kind of entry (`encode` gives a list) with the key
         # appended: whatever reads the cache file sees entries of one layout.
-        def enc(value):
-            return encode(value[1]) + [value[0]]
+        def enc(value, *blobs):         # (the cache's blobs, when it has some)
+            return encode(value[1], *blobs) + [value[0]]
 
-        def dec(data, label):
+        def dec(data, label, *blobs):
             if type(data) is not list or not data or type(data[-1]) is not str:
                 raise ValueError("not a summary entry")
-            return data[-1], decode(data[:-1], label)
+            return data[-1], decode(data[:-1], label, *blobs)
         self.configs, self.tag, self.enc, self.dec = configs, tag, enc, dec
 
     def _cache(self, profile):

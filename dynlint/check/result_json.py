@@ -14,6 +14,7 @@ from itertools import chain
 
 from ..engine.match import FileFacts
 from ..finding import Edit, Finding, Fix
+from ..project.cache import Absent
 from ..report.snippets import Lines
 
 
@@ -147,12 +148,18 @@ def result_from_json(data, path: str):
     return findings, None if data[1] is None else facts_from_json(data[1], path)
 
 
-# -- a file's facts inside its entry: decoded only when the cross-file step runs ----------------
-# Facts are 90 % of a project's cache (names, calls, imports of every file); kept as JSON
-# *text*, the cache file parses ten times faster (a string is scanned, not built into lists),
-# and a run whose cross-file step is read from its record (steprecord.py) never decodes them.
-# Beside the text, what a run must know without decoding it (which files take part).
+# -- a file's facts beside its entry: read and decoded only when the cross-file step runs -------
+# Facts are nine tenths of a project's cached bytes (names, calls, imports of every file) and a
+# run whose cross-file step is read from its record (steprecord.py) needs none of them. So the
+# entry keeps the digest of the facts' JSON text, the text lives in the cache's blobs
+# (project/cache.Blobs: another file, read on first need), and beside the digest what a run
+# must know without the text (which files take part).
 IN_STEP, STARTS_STEP = 1, 2
+
+
+class Missing(Malformed, Absent):
+    """Facts whose text the cache's blobs no longer hold (a crash or a concurrent run between
+    the writes of the two files): computed again, no warning."""
 
 
 def facts_flags(facts: FileFacts) -> int:
@@ -165,16 +172,23 @@ def facts_flags(facts: FileFacts) -> int:
 
 
 class LazyFacts:
-    """A file's cached facts, still as text (`decode` checks and builds them)."""
-    __slots__ = ("flags", "text", "path")
+    """A file's cached facts, still a digest of their text (`decode` reads and builds them)."""
+    __slots__ = ("flags", "digest", "path", "blobs")
 
-    def __init__(self, flags: int, text: str, path: str):
-        self.flags, self.text, self.path = flags, text, path
+    def __init__(self, flags: int, digest: str, path: str, blobs):
+        self.flags, self.digest, self.path, self.blobs = flags, digest, path, blobs
 
     def decode(self) -> FileFacts:
-        """Raises Malformed for anything the encoder could not have written."""
+        """Raises Malformed for anything the encoder could not have written, Missing when the
+        text is not in the blobs."""
         try:
-            data = json.loads(self.text)
+            text = self.blobs.get(self.digest)
+        except ValueError as exc:
+            raise Malformed(str(exc)) from None
+        if text is None:
+            raise Missing("facts not in the cache's blobs")
+        try:
+            data = json.loads(text)
         except (ValueError, RecursionError) as exc:
             raise Malformed(f"facts are not JSON ({type(exc).__name__})") from None
         facts = facts_from_json(data, self.path)
@@ -182,21 +196,31 @@ class LazyFacts:
         return facts
 
 
-def _facts_field(facts) -> list | None:
+def _facts_field(facts, blobs) -> list | None:
     if facts is None:
         return None
     # Keys sorted (a summary's dict is filled in set order): the same facts give the same
-    # text in any process, as the cross-file step's record needs (steprecord.py).
-    return [facts_flags(facts), json.dumps(facts_to_json(facts), separators=(",", ":"),
-                                           sort_keys=True)]
+    # text, so the same digest, in any process, as the cross-file step's record needs
+    # (steprecord.py: an edit that leaves a file's facts as they were reads the record).
+    return [facts_flags(facts), blobs.put(json.dumps(facts_to_json(facts), separators=(",", ":"),
+                                                     sort_keys=True))]
 
 
-def _facts_from_field(data, path: str) -> LazyFacts | None:
+def _facts_from_field(data, path: str, blobs) -> LazyFacts | None:
     if data is None:
         return None
     _check(type(data) is list and len(data) == 2 and type(data[0]) is int
            and 0 <= data[0] <= IN_STEP | STARTS_STEP and type(data[1]) is str)
-    return LazyFacts(data[0], data[1], path)
+    return LazyFacts(data[0], data[1], path, blobs)
+
+
+def blob_refs(data) -> tuple:
+    """The digests of blobs an entry's data (`entry_to_json`, or a record) refers to: what the
+    cache keeps of its blobs. Anything unexpected refers to none."""
+    if type(data) is list and len(data) >= 2 and type(data[1]) is list and len(data[1]) == 2 \
+            and type(data[1][1]) is str:
+        return (data[1][1],)
+    return ()
 
 
 # -- a cache entry: the result and the source lines its report shows ----------------------------
@@ -215,26 +239,28 @@ def lines_from_json(data) -> Lines | None:
     return Lines(data[0], kept)
 
 
-def entry_to_json(entry) -> list:
+def entry_to_json(entry, blobs) -> list:
     """`[findings, facts, lines]`: a result's findings (as `result_to_json`), its facts as
-    `[flags, JSON text]` (see LazyFacts) and the lines its report shows."""
+    `[flags, digest of their JSON text]` (the text put in `blobs`, see LazyFacts) and the
+    lines its report shows."""
     (findings, facts), lines = entry
-    return [[finding_to_json(f) for f in findings], _facts_field(facts), lines_to_json(lines)]
+    return [[finding_to_json(f) for f in findings], _facts_field(facts, blobs),
+            lines_to_json(lines)]
 
 
 _NO_ENTRY = _NOTHING + [None]
 
 
-def entry_from_json(data, path: str, lazy: bool = False):
+def entry_from_json(data, path: str, blobs, lazy: bool = False):
     """(result, lines) of `entry_to_json`; with `lazy`, the result's facts are a LazyFacts."""
     if data == _NO_ENTRY:                   # most files of a tree
         return ([], None), None
     _check(type(data) is list and len(data) == 3 and type(data[0]) is list)
-    facts = _facts_from_field(data[1], path)
+    facts = _facts_from_field(data[1], path, blobs)
     if facts is not None and not lazy:
         facts = facts.decode()
     return ([finding_from_json(f, path) for f in data[0]], facts), lines_from_json(data[2])
 
 
-def lazy_entry_from_json(data, path: str):
-    return entry_from_json(data, path, lazy=True)
+def lazy_entry_from_json(data, path: str, blobs):
+    return entry_from_json(data, path, blobs, lazy=True)

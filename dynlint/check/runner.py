@@ -19,8 +19,8 @@ from .crossfile import Memo, cached_files, external_key, project_facts, \
 from ..engine.match import Engine
 from ..finding import internal_error
 from ..report import snippets
-from .result_json import STARTS_STEP, LazyFacts, Malformed, entry_from_json, entry_to_json, \
-    facts_flags, lazy_entry_from_json
+from .result_json import STARTS_STEP, LazyFacts, Malformed, Missing, blob_refs, \
+    entry_from_json, entry_to_json, facts_flags, lazy_entry_from_json
 from .steprecord import step_record
 
 _ENGINES: list = []              # (engine, max file size) per configuration in this run
@@ -97,7 +97,8 @@ def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross
     files, findings = discover(paths, plan.resolver, force_exclude)
     # Everything a result depends on besides the file's own bytes (and dynlint's code, which
     # the cache adds itself): rules, size limit (the profile's key), and the mode.
-    configs = Configurations(use_cache, (cross_file,), entry_to_json, lazy_entry_from_json)
+    configs = Configurations(use_cache, (cross_file,), entry_to_json, lazy_entry_from_json,
+                             blob_refs)
     _ENGINES = configs.gates
     todo = []
     entries = []                    # (entry, display, path, configuration), as gathered
@@ -128,16 +129,18 @@ def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross
     # again and again (a third of a warm run). Reference counting frees them.
     gc_was_enabled = gc.isenabled()
     gc.disable()
+    named = []                      # the absolute paths of `files`
     try:
         for path in files:
             absolute = os.path.abspath(path)
+            named.append(absolute)
             display = display_path(absolute, cwd) if os.path.isabs(path) else path
             profile = plan.profile_for_file(absolute)     # discovery yields files only
             index = configs.number(profile)
             profiles[index] = profile
             cache = configs.cache(index)
             keyed.append((path, display, cache))
-            cached = cache.lookup(path, display) if cache is not None else None
+            cached = cache.lookup(absolute, display) if cache is not None else None
             if cached is None:
                 todo.append((path, display, cross_file, index))
             else:
@@ -157,7 +160,6 @@ def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross
     step = any(_flags(entry[0][0][1]) & STARTS_STEP for entry in entries)
     if step:
         # The project is the repository: the facts of its files not named here count too.
-        named = [os.path.abspath(f) for f in files]
         others = project_facts(paths, named, plan, use_cache, jobs)
         record = step_record(keyed, cached_files(others))
         if record is None or record.load() is None:
@@ -190,7 +192,7 @@ def _decoded(entry, configs):
     except Malformed as exc:
         display, path, index = entry[1:]
         cache = configs.cache(index)
-        cache.drop(path, str(exc))
+        cache.drop(path, str(exc), warn=not isinstance(exc, Missing))
         _, stat, digest, result = _analyse_file((path, display, True, index))
         if stat is not None:
             cache.store(path, stat, digest, result)

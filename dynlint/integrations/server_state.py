@@ -24,7 +24,7 @@ from ..project.config import ConfigError
 from ..project.discover import discover
 from ..project.resolve import Resolver
 from ..project.scope import project_root
-from ..check.result_json import entry_from_json, entry_to_json
+from ..check.result_json import blob_refs, entry_from_json, entry_to_json
 from ..check.runner import analyse_source, cross_file_step, module_name
 
 
@@ -42,7 +42,7 @@ class Folder:
         self.plan = Plan(Resolver(cwd=Path(self.root)))
         self.isolated = Plan(Resolver(isolated=True, cwd=Path(self.root)))
         # The cache of the summaries' walks (as `dynlint check`'s results cache).
-        self.configs = Configurations(True, (True,), entry_to_json, entry_from_json)
+        self.configs = Configurations(True, (True,), entry_to_json, entry_from_json, blob_refs)
         self.docs: dict = {}              # path -> (text, facts, own findings, profile)
         self.facts: dict = {}             # absolute path -> FileFacts on disk (not walked)
         self.walked: set[str] = set()     # the folder's own files (none for a loose folder)

@@ -60,8 +60,15 @@ def cut(text: str, findings) -> Lines | None:
 
 
 def remember(path: str, lines: Lines | None) -> None:
-    if lines is not None:
-        _KNOWN[path] = lines
+    """Keeps `lines` for the report; lines cut earlier in this run from the same text (a
+    file's first walk, then a walk again of some of its functions that kept only its own
+    findings' lines) are kept too, so that no finding sends the report back to the file."""
+    if lines is None:
+        return
+    known = _KNOWN.get(path)
+    if known is not None and known.count == lines.count and known.kept is not lines.kept:
+        lines = Lines(lines.count, {**known.kept, **lines.kept})
+    _KNOWN[path] = lines
 
 
 def forget_all() -> None:
