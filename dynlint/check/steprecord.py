@@ -104,25 +104,30 @@ def step_record(named: list, others: list):
     other files' facts come from the scopes pre-pass: their bytes count."""
     if not named or named[0][2] is None:
         return None
-    h = hashlib.blake2b(digest_size=16)
-    names = hashlib.blake2b(digest_size=8)
-    for part, files in ((b"named\n", named), (b"others\n", others)):
-        h.update(part)
+    # The parts are joined and hashed once: 3,000 files' worth of small updates were a tenth
+    # of a warm run.
+    parts, names = [], []
+    for part, files in (("named\n", named), ("others\n", others)):
+        parts.append(part)
         for path, *where, cache in files:
             entry = cache.fresh_entry(path) if cache is not None else None
             if entry is None:
                 return None
-            where = "\0".join((path, *where, cache.file.name)).encode("utf-8", "surrogateescape")
-            h.update(where + b"\n")
-            if part == b"others\n":
-                h.update(entry[2].encode() + b"\n")
+            where = "\0".join((path, *where, cache.file.name)) + "\n"
+            parts.append(where)
+            if part == "others\n":
+                parts.append(entry[2] + "\n")
             else:
-                names.update(where + b"\n")
+                names.append(where)
+                # The facts as stored: flags and the digest of their text (result_json).
                 facts = entry[3][1] if type(entry[3]) is list and len(entry[3]) == 3 else None
                 if type(facts) is list and len(facts) == 2 and type(facts[1]) is str:
-                    h.update(f"{facts[0]!r}:{len(facts[1])}:".encode()
-                             + facts[1].encode("utf-8", "surrogateescape"))
+                    parts.append(f"{facts[0]!r}:{len(facts[1])}:{facts[1]}")
                 else:
-                    h.update(repr(facts).encode())
-    return StepRecord(named[0][2], _PREFIX + names.hexdigest(), h.hexdigest(),
+                    parts.append(repr(facts))
+    digest = hashlib.blake2b("".join(parts).encode("utf-8", "surrogateescape"),
+                             digest_size=16).hexdigest()
+    name = hashlib.blake2b("".join(names).encode("utf-8", "surrogateescape"),
+                           digest_size=8).hexdigest()
+    return StepRecord(named[0][2], _PREFIX + name, digest,
                       {path: cache for path, _, cache in named})
