@@ -404,7 +404,7 @@ class LocalCalls:
                         type(d) is ast.Name and d.id == "staticmethod"
                         for d in f.node.decorator_list)
                     self.sites[id(f)] = self.sites.get(id(f), []) + \
-                        [_local_site(site, bound) for site in extra]
+                        [local_site(site, bound) for site in extra]
                     self.infos[id(f)] = f
         for callee_id, callers in self.waiting.items():
             summary = fold(self.returns.get(callee_id, []))
@@ -480,25 +480,33 @@ class LocalCalls:
             return {}
         out = {}
         for name in positional + [a.arg for a in args.kwonlyargs]:
-            passed = []
-            for site in sites:
-                if site == 0:               # passes nothing worth telling (summaries.py)
-                    passed.append(UNKNOWN)
-                    continue
-                pos, kw = site
-                if name in positional and positional.index(name) < len(pos):
-                    passed.append(pos[positional.index(name)])
-                elif name in kw:
-                    passed.append(kw[name])
-                else:
-                    passed = None          # a caller relies on the default
-                    break
+            passed = passed_to(sites, name, positional.index(name) if name in positional else -1)
             if not passed:
                 continue
             found = upgrade(passed, bound.get(name, NOT), _declared(args, name))
             if found is not None:
                 out[name] = found
         return out
+
+
+def passed_to(sites: list, name: str, pos: int):
+    """What each call site passes for the parameter `name` (`pos`: its position after
+    `self`, -1 if keyword-only), or None where a caller relies on the default. A site is
+    (positional kinds, keyword kinds), or 0 for a call into another file passing nothing
+    worth telling (`note_call`): an unknown value."""
+    passed = []
+    for site in sites:
+        if site == 0:
+            passed.append(UNKNOWN)
+            continue
+        pos_kinds, kw = site[0], site[1]
+        if 0 <= pos < len(pos_kinds):
+            passed.append(pos_kinds[pos])
+        elif name in kw:
+            passed.append(kw[name])
+        else:
+            return None
+    return passed
 
 
 def upgrade(passed: list, now, numbers):
@@ -521,12 +529,12 @@ def upgrade(passed: list, now, numbers):
         return None
     if type(now) is not int:
         return None
-    if _ANY_CALLER and K.level(now) < TENSOR and not any(k & HOST for k in passed):
-        some = [k for k in passed if K.level(k) == TENSOR]
-        if some:
-            return TENSOR | (BOOL if all(k & BOOL for k in some) else 0) | \
-                (K.CPU if all(k & K.CPU for k in some) else 0)
-    if all(K.level(k) == TENSOR and not k & HOST for k in passed) and K.level(now) < TENSOR:
+    if all(K.level(k) == TENSOR and not k & HOST for k in passed) and \
+            K.level(now) < TENSOR and not now & (K.ITEMS | K.ARRAY):
+        # (Only where every caller passes one, measured against "some caller does", which
+        # found more but flagged helpers other callers use for plain numbers. A parameter
+        # annotated a container or an array stays one: `target_scale: dict[str, Tensor]`
+        # receiving `x["target_scale"]` is no tensor whatever the subscript suggests.)
         return TENSOR | (BOOL if all(k & BOOL for k in passed) else 0) | \
             (K.CPU if all(k & K.CPU for k in passed) else 0)
     if K.level(now) == TENSOR and not now & (BOOL | HOST) and \
@@ -625,7 +633,7 @@ def _portable(site):
             {n: list(k) if type(k) is tuple else k for n, k in sorted(kw.items())}]
 
 
-def _local_site(site, bound: bool):
+def local_site(site, bound: bool):
     """A site as `_upgrades` reads it; for a method (`bound`), a call through its class
     (`Class.method(obj, ...)`, marked by the caller) passes the instance first."""
     if site == 0:
@@ -699,8 +707,6 @@ def _strong(summary) -> bool:
 
 
 _FLAGS = BOOL | HOST
-import os
-_ANY_CALLER = os.environ.get("DYNLINT_PARAM_JOIN") == "any"     # MEASUREMENT ONLY
 _NESTING = 3            # tuples nested deeper than this make no claim
 _CALLER_DEPTH = 2       # how far up a walk again follows the file's callers (`with_callers`)
 _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ()))

@@ -22,8 +22,7 @@ import sys
 
 from ..project import source
 from ..project.cache import Configurations, content_hash
-from ..analysis.kinds import UNKNOWN
-from ..analysis.summaries import CALLERS, upgrade
+from ..analysis.summaries import CALLERS, local_site, passed_to, upgrade
 from ..project.index import Index, reexported
 from ..project.scope import module_name, unnamed_files
 from .result_json import facts_from_json, facts_to_json
@@ -183,26 +182,14 @@ def _callers(index, module: str, name: str) -> frozenset:
 
 
 def _teaches(sites: list, entry: list, method: bool) -> bool:
-    """Whether the call sites (positional kinds, keyword kinds[, called through the class];
-    or 0, passing nothing worth telling) teach the open parameter `entry` something."""
+    """Whether the call sites (as `_incoming` gathers them) teach the open parameter `entry`
+    ([name, position, kind, numbers declared], `opens`) something, as the callee's walk
+    would read them (`to_revisit`)."""
     if len(entry) < 4:
         return False            # (an entry of an older layout)
     param, pos, now, numbers = entry[:4]
-    passed = []
-    for site in sites:
-        if site == 0:
-            passed.append(UNKNOWN)
-            continue
-        positional, keywords = site[0], site[1]
-        at = pos + 1 if method and len(site) > 2 and pos >= 0 else pos  # `Class.m(obj, ...)`
-        if 0 <= at < len(positional):
-            passed.append(positional[at])
-        elif param in keywords:
-            passed.append(keywords[param])
-        else:
-            return False        # a caller relies on the default
-    passed = [tuple(k) if type(k) is list else k for k in passed]
-    return upgrade(passed, now, numbers) is not None
+    passed = passed_to([local_site(site, method) for site in sites], param, pos)
+    return bool(passed) and upgrade(passed, now, numbers) is not None
 
 
 def merged(base, new):
