@@ -65,3 +65,38 @@ def test_a_caller_passing_no_tensor_withdraws_the_claim(dynlint, tmp_path):
     for target in ("pkg/helpers.py", "."):
         found = _findings(dynlint, tmp_path, target, "--no-cache")
         assert found == [("helpers.py", 6, "DYN204")], (target, found)
+
+
+def test_a_parameter_annotated_a_dict_stays_one(dynlint, tmp_path):
+    """`stats: Dict[str, Tensor]` receiving `x["stats"]` from a `Dict[str, Tensor]` (an item
+    the kinds take for a tensor) stays a dict: `"scale" in stats` reads no tensor data; its
+    unannotated neighbour `y` does learn that it is a tensor."""
+    write_tree(tmp_path, {
+        "pyproject.toml": "[project]\nname = 'pkg'\n",
+        "pkg/__init__.py": "",
+        "pkg/scaling.py": """\
+            from typing import Dict
+
+            import torch
+
+
+            def rescale(y, stats: Dict[str, torch.Tensor]):
+                if "scale" in stats:
+                    return y * stats["scale"] + int(y.max())
+                return y
+            """,
+        "pkg/model.py": """\
+            from typing import Dict
+
+            import torch
+            from pkg.scaling import rescale
+
+
+            class Net(torch.nn.Module):
+                def forward(self, x: Dict[str, torch.Tensor]):
+                    return rescale(x["y"], x["stats"])
+            """,
+    })
+    for target in (".", "pkg/scaling.py"):
+        found = _findings(dynlint, tmp_path, target, "--no-cache")
+        assert found == [("scaling.py", 8, "DYN203")], (target, found)
