@@ -128,8 +128,8 @@ class LocalCalls:
             key = self.external_key(node)
             if key is not None:
                 site = _portable(self._site(node))
-                if not any(maybe_mask(k) for k in [*site[0], *site[1].values()]):
-                    site = 0            # it can only say "no mask here" (the common case)
+                if not any(teaches(k) for k in [*site[0], *site[1].values()]):
+                    site = 0            # it passes nothing a parameter could learn from
                 elif type(f) is ast.Attribute and type(f.value) is ast.Name and \
                         f.value.id in self.a.imports:
                     site.append(1)      # `Class.method(obj, ...)` would pass the instance first
@@ -354,10 +354,12 @@ class LocalCalls:
 
     def opens(self) -> dict:
         """Functions other files may call whose parameters their callers could still teach
-        something worth a finding: a parameter not known to be a bool mask, a host value or
-        no tensor (annotated or not: as callers in the function's own file do), that the
-        function uses as an index (`x[p]`, `x[:, p]`). qualname -> [name,
-        position among the positional parameters after `self` (-1: keyword-only)]."""
+        something worth a finding, as callers in the function's own file do (`upgrade`): a
+        parameter not known to be a tensor, or a number declared (`t: int`: a 0-d tensor
+        where callers pass one), or one known a tensor but not its dtype that the function
+        uses as an index (`x[p]`, `x[:, p]`: a bool mask). qualname -> [[name, position among
+        the positional parameters after `self` (-1: keyword-only), kind, numbers declared]]
+        (what `upgrade` reads)."""
         used = None
         out = {}
         for fid in self.done:
@@ -367,17 +369,15 @@ class LocalCalls:
                 continue
             if used is None:
                 used = _indexed_names("\n".join(self.a.lines))
-                if not used:
-                    return out
             over = self.overrides.get(fid, {})
             args = info.node.args
             positional = [a.arg for a in args.posonlyargs + args.args]
             if info.cls is not None and positional and positional[0] in ("self", "cls"):
                 positional = positional[1:]
-            names = [[p, positional.index(p) if p in positional else -1]
-                     for p, k in bound.items() if p in used and p not in ("self", "cls")
-                     and type(over.get(p, k)) is int and K.level(over.get(p, k)) >= UNKNOWN
-                     and not over.get(p, k) & (BOOL | HOST)]
+            names = [[p, positional.index(p) if p in positional else -1, over.get(p, k),
+                      _declared(args, p)]
+                     for p, k in bound.items() if p not in ("self", "cls")
+                     and _open(over.get(p, k), p in used, _declared(args, p))]
             if names:
                 out[info.qualname] = sorted(names)
         return out
@@ -404,7 +404,7 @@ class LocalCalls:
                         type(d) is ast.Name and d.id == "staticmethod"
                         for d in f.node.decorator_list)
                     self.sites[id(f)] = self.sites.get(id(f), []) + \
-                        [_local_site(site, bound) for site in extra]
+                        [local_site(site, bound) for site in extra]
                     self.infos[id(f)] = f
         for callee_id, callers in self.waiting.items():
             summary = fold(self.returns.get(callee_id, []))
@@ -480,43 +480,81 @@ class LocalCalls:
             return {}
         out = {}
         for name in positional + [a.arg for a in args.kwonlyargs]:
-            passed = []
-            for pos, kw in sites:
-                if name in positional and positional.index(name) < len(pos):
-                    passed.append(pos[positional.index(name)])
-                elif name in kw:
-                    passed.append(kw[name])
-                else:
-                    passed = None          # a caller relies on the default
-                    break
+            passed = passed_to(sites, name, positional.index(name) if name in positional else -1)
             if not passed:
                 continue
-            now = bound.get(name, NOT)
-            numbers = _declared(args, name)
-            if numbers is not None:
-                zero_d = _zero_d(passed, numbers)
-                if zero_d is not None:
-                    out[name] = zero_d
-                    continue
-            if any(type(k) is tuple for k in passed):
-                # Tuples passed by every caller, of one length: what each item holds.
-                if all(type(k) is tuple for k in passed) and len({len(k) for k in passed}) == 1:
-                    items = tuple(_join(col) for col in zip(*passed))
-                    if any(_has_tensor(k) for k in items):
-                        out[name] = items
-                continue
-            if all(K.level(k) == TENSOR and not k & HOST for k in passed) and K.level(now) < TENSOR:
-                out[name] = TENSOR | (BOOL if all(k & BOOL for k in passed) else 0) | \
-                    (K.CPU if all(k & K.CPU for k in passed) else 0)
-            elif K.level(now) == TENSOR and not now & (BOOL | HOST) and \
-                    all(K.level(k) != NOT and k & BOOL and not k & HOST for k in passed):
-                # Annotated `Tensor` (or known a tensor otherwise), and every caller passes a
-                # bool mask: the dtype the annotation does not say (`masked(x, type == i)`;
-                # a comparison is a bool mask if it compares tensors, as the annotation says).
-                out[name] = now | BOOL
-            elif all(k & HOST for k in passed) and not now & HOST:
-                out[name] = NOT | HOST
+            found = upgrade(passed, bound.get(name, NOT), _declared(args, name))
+            if found is not None:
+                out[name] = found
         return out
+
+
+def passed_to(sites: list, name: str, pos: int):
+    """What each call site passes for the parameter `name` (`pos`: its position after
+    `self`, -1 if keyword-only), or None where a caller relies on the default. A site is
+    (positional kinds, keyword kinds), or 0 for a call into another file passing nothing
+    worth telling (`note_call`): an unknown value."""
+    passed = []
+    for site in sites:
+        if site == 0:
+            passed.append(UNKNOWN)
+            continue
+        pos_kinds, kw = site[0], site[1]
+        if 0 <= pos < len(pos_kinds):
+            passed.append(pos_kinds[pos])
+        elif name in kw:
+            passed.append(kw[name])
+        else:
+            return None
+    return passed
+
+
+def upgrade(passed: list, now, numbers):
+    """What a parameter bound as `now` (declared `numbers`, see `declared_numbers`) is when
+    its callers pass `passed` (one kind per site), or None when they teach nothing new: a
+    tensor if every caller passes one (a bool mask, host memory, if all agree), the bool
+    dtype an annotated `Tensor` does not say, a host value, a 0-d tensor where a number is
+    declared, a tuple's items. The same rule for callers in the function's file and in
+    other files (crossfile.settle)."""
+    if numbers is not None:
+        zero_d = _zero_d(passed, numbers)
+        if zero_d is not None:
+            return zero_d
+    if any(type(k) is tuple for k in passed):
+        # Tuples passed by every caller, of one length: what each item holds.
+        if all(type(k) is tuple for k in passed) and len({len(k) for k in passed}) == 1:
+            items = tuple(_join(col) for col in zip(*passed))
+            if any(_has_tensor(k) for k in items):
+                return items
+        return None
+    if type(now) is not int:
+        return None
+    if all(K.level(k) == TENSOR and not k & HOST for k in passed) and \
+            K.level(now) < TENSOR and not now & (K.ITEMS | K.ARRAY):
+        # (Only where every caller passes one, measured against "some caller does", which
+        # found more but flagged helpers other callers use for plain numbers. A parameter
+        # annotated a container or an array stays one: `target_scale: dict[str, Tensor]`
+        # receiving `x["target_scale"]` is no tensor whatever the subscript suggests.)
+        return TENSOR | (BOOL if all(k & BOOL for k in passed) else 0) | \
+            (K.CPU if all(k & K.CPU for k in passed) else 0)
+    if K.level(now) == TENSOR and not now & (BOOL | HOST) and \
+            all(K.level(k) != NOT and k & BOOL and not k & HOST for k in passed):
+        # Annotated `Tensor` (or known a tensor otherwise), and every caller passes a
+        # bool mask: the dtype the annotation does not say (`masked(x, type == i)`;
+        # a comparison is a bool mask if it compares tensors, as the annotation says).
+        return now | BOOL
+    if all(k & HOST for k in passed) and not now & HOST:
+        return NOT | HOST
+    return None
+
+
+def _open(kind, indexed: bool, numbers) -> bool:
+    """Whether callers may teach a parameter bound as `kind` something (see `opens`)."""
+    if type(kind) is not int or kind & (BOOL | HOST):
+        return False
+    if numbers is not None:
+        return K.level(kind) < TENSOR
+    return K.level(kind) == TENSOR and indexed or K.level(kind) in (UNKNOWN, PROBABLE)
 
 
 def _declared(args: ast.arguments, name: str):
@@ -574,6 +612,15 @@ def _exportable(info) -> bool:
                                     "." not in info.qualname[:-len(info.name) - 1])
 
 
+def teaches(kind) -> bool:
+    """Whether an argument of this kind can teach the parameter it binds (see `upgrade`): a
+    tensor, a comparison that may be a bool mask; a tuple by its items (a JSON list once
+    cached). Sites passing no such argument are recorded as 0: they only say "nothing"."""
+    if type(kind) in (tuple, list):
+        return any(teaches(k) for k in kind)
+    return maybe_mask(kind) or K.level(kind) == TENSOR and not kind & HOST
+
+
 def maybe_mask(kind) -> bool:
     """A bool mask, or a comparison (a mask if it compares tensors)."""
     return type(kind) is int and K.level(kind) != NOT and bool(kind & BOOL) and not kind & HOST
@@ -586,9 +633,11 @@ def _portable(site):
             {n: list(k) if type(k) is tuple else k for n, k in sorted(kw.items())}]
 
 
-def _local_site(site, bound: bool):
+def local_site(site, bound: bool):
     """A site as `_upgrades` reads it; for a method (`bound`), a call through its class
     (`Class.method(obj, ...)`, marked by the caller) passes the instance first."""
+    if site == 0:
+        return 0
     pos, kw = site[0], site[1]
     if bound and len(site) > 2 and pos:
         pos = pos[1:]

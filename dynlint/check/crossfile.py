@@ -22,7 +22,7 @@ import sys
 
 from ..project import source
 from ..project.cache import Configurations, content_hash
-from ..analysis.summaries import CALLERS, maybe_mask
+from ..analysis.summaries import CALLERS, local_site, passed_to, upgrade
 from ..project.index import Index, reexported
 from ..project.scope import module_name, unnamed_files
 from .result_json import facts_from_json, facts_to_json
@@ -141,8 +141,8 @@ def _incoming(index, walking: list, first: dict) -> dict:
     """What the callers in other files pass to the functions whose parameters they could
     teach (`opens`), by absolute name: every site of every walked file that may name the
     callee, sorted (the same list whichever files were named); only for the functions where
-    every such site passes a bool mask for some open parameter (else the sites change
-    nothing: the file is not walked again for them)."""
+    those sites teach some open parameter something (`upgrade`; else they change nothing:
+    the file is not walked again for them)."""
     opens = {}
     for facts in walking:
         for name, params in first.get(facts.origin, facts).opens.items():
@@ -158,14 +158,13 @@ def _incoming(index, walking: list, first: dict) -> dict:
     out = {}
     for callee, entries in passed.items():
         if all(site == 0 for _, per in entries for sites in per.values() for site in sites):
-            continue            # no caller passes a mask (the common case): nothing to learn
+            continue            # no caller passes anything to learn from (the common case)
         module, name, params = opens[callee]
         callers = _callers(index, module, name)
         unique = {json.dumps(site, sort_keys=True): site for caller, per in entries
                   if caller in callers for sites in per.values() for site in sites}
         ordered = [unique[k] for k in sorted(unique)]
-        if ordered and any(all(_passes_mask(site, param, pos, "." in name) for site in ordered)
-                           for param, pos in params):
+        if ordered and any(_teaches(ordered, entry, "." in name) for entry in params):
             out[callee] = ordered
     return out
 
@@ -182,16 +181,15 @@ def _callers(index, module: str, name: str) -> frozenset:
     return found if len(found) <= MAX_CALLER_FILES else frozenset()
 
 
-def _passes_mask(site, param: str, pos: int, method: bool) -> bool:
-    """Whether a call site (positional kinds, keyword kinds[, called through the class])
-    passes a bool mask, or a comparison, for the parameter."""
-    if site == 0:
-        return False                # a site passing no mask at all (summaries.py)
-    positional, keywords = site[0], site[1]
-    if method and len(site) > 2:
-        pos = pos + 1 if pos >= 0 else pos      # `Class.method(obj, ...)`
-    kind = positional[pos] if 0 <= pos < len(positional) else keywords.get(param)
-    return maybe_mask(kind)
+def _teaches(sites: list, entry: list, method: bool) -> bool:
+    """Whether the call sites (as `_incoming` gathers them) teach the open parameter `entry`
+    ([name, position, kind, numbers declared], `opens`) something, as the callee's walk
+    would read them (`to_revisit`)."""
+    if len(entry) < 4:
+        return False            # (an entry of an older layout)
+    param, pos, now, numbers = entry[:4]
+    passed = passed_to([local_site(site, method) for site in sites], param, pos)
+    return bool(passed) and upgrade(passed, now, numbers) is not None
 
 
 def merged(base, new):
