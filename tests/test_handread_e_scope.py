@@ -139,3 +139,46 @@ def test_module_level_test_function_is_a_test(dynlint, write):
 def test_forward_returning_python_floats_is_a_metric(dynlint, write):
     found = _findings(dynlint, str(write("metrics.py", METRIC_MODULE)))
     assert {line for line, _ in found} == {25, 27}   # F1Scores: `if fp > 0` and `float(fp)`
+
+
+# nerfstudio 1.1.5 (Apache 2.0) `cameras/cameras.py`, excerpted: `Cameras` is a dataclass of
+# tensors declared with jaxtyping (`fx: Float[Tensor, "*num_cameras 1"]`), set by its `__init__`
+# through a helper the walk cannot see; the per-type mask of the ray generation selects from
+# them. A field declared a number (`width: int`) holds none; `names` is reassigned a list.
+DATACLASS_FIELDS = '''\
+from dataclasses import dataclass
+
+import torch
+from jaxtyping import Float, Int
+from torch import Tensor
+
+
+@dataclass(init=False)
+class Cameras:
+    fx: Float[Tensor, "*num_cameras 1"]
+    camera_type: Int[Tensor, "*num_cameras 1"]
+    width: int
+    names: Tensor
+
+    def __init__(self, fx, camera_type, width):
+        self.fx = self._init_get(fx)
+        self.camera_type = self._init_get(camera_type)
+        self.width = width
+        self.names = ["a", "b"]
+
+    def _init_get(self, value):
+        return value
+
+    def _generate_rays(self, true_indices, kind, flags):
+        fx = self.fx[true_indices].squeeze(-1)
+        mask = (self.camera_type[true_indices] == kind).squeeze(-1)
+        out = fx[mask]
+        wide = self.width[flags > 0]
+        named = self.names[flags > 0]
+        return out, wide, named
+'''
+
+
+def test_declared_dataclass_fields_hold_tensors(dynlint, write):
+    found = _findings(dynlint, str(write("cameras.py", DATACLASS_FIELDS)))
+    assert found == {(27, "DYN101")}            # fx[mask]; not the int nor the list field
