@@ -182,3 +182,30 @@ class Cameras:
 def test_declared_dataclass_fields_hold_tensors(dynlint, write):
     found = _findings(dynlint, str(write("cameras.py", DATACLASS_FIELDS)))
     assert found == {(27, "DYN101")}            # fx[mask]; not the int nor the list field
+
+
+# transformers `utils/import_utils.py`, excerpted: a memoized availability check installs a
+# patched function that runs on every call of `torch.linalg.cholesky`: its closure is no
+# memoized code.
+MEMOIZED_CLOSURE = '''\
+import functools
+import torch
+
+
+@functools.lru_cache
+def is_device_available():
+    original_cholesky = torch.linalg.cholesky
+
+    def safe_cholesky(A, *args, **kwargs):
+        output = original_cholesky(A, *args, **kwargs)
+        if torch.isnan(output).any():
+            output = original_cholesky(A + 1e-6, *args, **kwargs)
+        return output
+
+    torch.linalg.cholesky = safe_cholesky
+    return True
+'''
+
+
+def test_closure_of_a_memoized_function_is_not_memoized(dynlint, write):
+    assert _findings(dynlint, str(write("import_utils.py", MEMOIZED_CLOSURE))) == {(11, "DYN204")}

@@ -107,11 +107,12 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
     return f"its class `{cls.name}` is cold"
 
 
-def _spread_cold(order: list[FunctionInfo], graph: _CallGraph, soft: set) -> None:
+def _spread_cold(order: list[FunctionInfo], graph: _CallGraph, soft: set,
+                 memoized: frozenset | set = frozenset()) -> None:
     """A function that only cold code calls is cold (a helper `__init__` calls to build
     buffers runs once, at construction; a segment check only post-processing calls).
     A function nothing in the file calls stays in scope. Nested functions follow their
-    parent."""
+    parent, except in a memoized one (`memoized`), whose closures may run on every call."""
     callers: dict[int, set[int]] = {}
     by_id = {id(f): f for f in order}
     for f in order:
@@ -124,7 +125,7 @@ def _spread_cold(order: list[FunctionInfo], graph: _CallGraph, soft: set) -> Non
         for g in order:
             if g.role != Role.NEUTRAL:
                 continue
-            if g.parent is not None:
+            if g.parent is not None and id(g.parent) not in memoized:
                 cold = g.parent.role == Role.COLD
             else:
                 ids = callers.get(id(g))

@@ -62,6 +62,8 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
                        for q in scopes.imports.values())
     for f in order:                 # parents come before their nested functions
         parent_role = f.parent.role if f.parent is not None else Role.NEUTRAL
+        if f.parent is not None and id(f.parent) in memoized:
+            parent_role = Role.NEUTRAL  # (a closure it builds once may run on every call)
         if id(f) in plotting or id(f) in memoized:
             f.role = Role.COLD
         elif id(f) in model or parent_role == Role.MODEL:
@@ -77,7 +79,7 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
         elif host_imports and _host_algorithm(f, scopes, lines):
             f.role = Role.COLD
             scopes.host_algorithms.add(id(f))
-    _spread_cold(order, graph, scopes.soft_cold)
+    _spread_cold(order, graph, scopes.soft_cold, memoized)
     if scopes.deferred:
         _keep_deferred_reach(scopes, order, graph)
     if scopes.example_module is None:       # example scripts stay cold unless model code reaches them
