@@ -11,7 +11,7 @@
 Set a (pyro-ppl, vector-quantize-pytorch, fair-esm) is the reading dynlint was adjusted against;
 set b (speechbrain, torch-geometric, stable-baselines3: speech, graph learning, RL), set c
 (pytorch-metric-learning, gpytorch, pytorch-forecasting: metric learning, Gaussian processes,
-forecasting) and set d (torchgeo, flair, lightly) were read first with dynlint as it stood, then kept as checks. Set b's, c's and d's verdicts are keyed by finding
+forecasting) and set d (torchgeo, flair, lightly) and set e (e3nn, asteroid, nerfstudio) were read first with dynlint as it stood, then kept as checks. Set b's, c's and d's verdicts are keyed by finding
 (path inside the package, line, column, code), so a redrawn sample keeps those it shares.
 
 Stratified: 20 findings per repo; a repo with fewer findings gives all of them and the rest of
@@ -44,6 +44,9 @@ SETS = {
     "d": {"work": "/tmp/handread_d", "seed": 47, "suffix": "_d", "fill": "even",
           "packages": {"torchgeo==0.8.1": "torchgeo", "flair==0.15.1": "flair",
                        "lightly==1.6.0": "lightly"}},
+    "e": {"work": "/tmp/handread_e", "seed": 53, "suffix": "_e", "fill": "even",
+          "packages": {"e3nn==0.6.0": "e3nn", "asteroid==0.7.0": "asteroid",
+                       "nerfstudio==1.1.5": "nerfstudio"}},
 }
 SET = SETS["a"]
 SET_C = {    # what the set-c report says about itself (report_b.py writes sets b and c)
@@ -62,6 +65,14 @@ SET_D = {    # the fourth keyed set: a dataset-heavy library, NLP, self-supervis
              "self-supervised learning). ",
     "quota": "each repo has more than 20",
     "set": "d",
+}
+SET_E = {    # the fifth keyed set: equivariant networks, audio source separation, neural rendering
+    "title": "# Hand reading, set e: 60 dynlint findings on repos it was never measured on",
+    "about": "Fifth, independent reading (issue 9), first look recorded before any code changed for it. Repos "
+             "(sources of the wheels from `pip download --no-deps`: e3nn 0.6.0, asteroid 0.7.0, "
+             "nerfstudio 1.1.5; E(3)-equivariant networks, audio source separation, neural radiance fields). ",
+    "quota": "the rest shared evenly when a repo has fewer",
+    "set": "e",
 }
 WORK, PACKAGES, SEED = SET["work"], SET["packages"], SET["seed"]
 SAMPLE = os.path.join(HERE, "sample.json")
@@ -231,7 +242,7 @@ if __name__ == "__main__":
             sys.exit(0)
     if SET is not SETS["a"] and sys.argv[1] == "report":    # keyed verdicts (sets b, c)
         from report_b import SET_B, report_b
-        about = {"c": SET_C, "d": SET_D}.get(sys.argv[sys.argv.index("--set") + 1], SET_B)
+        about = {"c": SET_C, "d": SET_D, "e": SET_E}.get(sys.argv[sys.argv.index("--set") + 1], SET_B)
         report_b(SAMPLE, os.path.join(HERE, f"verdicts{SET['suffix']}.json"),
                  os.path.join(REPO, "bench", "results", f"handread{SET['suffix']}.md"),
                  _function, finding_key, src_path, about)

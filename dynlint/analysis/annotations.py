@@ -20,6 +20,10 @@ def annotation_kind(ann: ast.AST | None) -> int:
         return NOT
     if "BoolTensor" in names:
         return TENSOR | BOOL
+    if names and names[0] in _JAXTYPING and len(names) > 1 and names[1] in K.TENSOR_ANNOTATIONS:
+        # jaxtyping's `Float[Tensor, "b n"]`, `Bool[Tensor, "n"]`: the array type with its dtype
+        # and shape spelled out (the shape is a string, not a name).
+        return TENSOR | (BOOL if names[0] == "Bool" else 0)
     if any(n in K.TENSOR_ANNOTATIONS for n in names):
         if _container_of_tensors(ann):
             # Unknown otherwise, as before: such annotations are sometimes wrong
@@ -45,6 +49,10 @@ def annotation_kind(ann: ast.AST | None) -> int:
 
 
 _NUMBERS = frozenset({"int", "float"})
+# jaxtyping's dtype heads (`Float[Tensor, "..."]`).
+_JAXTYPING = frozenset({"Float", "Bool", "Int", "UInt", "Integer", "Shaped", "Num", "Real",
+                        "Inexact", "Complex", "Float32", "Float64", "Float16", "BFloat16",
+                        "Int64", "Int32", "Int8", "UInt8"})
 
 
 def declared_numbers(ann: ast.AST | None):

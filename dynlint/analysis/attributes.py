@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 
 from . import kinds as K
+from .annotations import annotation_kind
 from .kinds import BOOL, HOST, TENSOR, UNKNOWN
 from .statements import statements
 from .text import mentions
@@ -123,13 +124,37 @@ def _class_attributes(analyzer, cls) -> dict:
         values.setdefault(name, []).append(value)
     owners = _owners(analyzer, cls)
     out = {}
+    # Fields declared in the class body (`fx: Float[Tensor, "*n 1"]` of a dataclass, whose
+    # instances are built by a generated `__init__` no method shows): the annotation says what
+    # they hold, unless an assignment of the class's own code says otherwise (below).
+    for name, ann in _declared_fields(analyzer, cls):
+        k = annotation_kind(ann)
+        if K.level(k) == TENSOR:
+            out[name] = TENSOR | (k & BOOL)
     for name, vs in values.items():
         vs = [v for v in vs if not (type(v) is ast.Constant and v.value is None)]
         if vs:
             kinds = [_value_kind(analyzer, v, owners.get(id(v))) for v in vs]
             if all(K.level(k) == TENSOR and not k & HOST for k in kinds):
-                out[name] = TENSOR | (BOOL if all(k & BOOL for k in kinds) else 0)
+                out[name] = TENSOR | (BOOL if all(k & BOOL for k in kinds) and
+                                      out.get(name, BOOL) & BOOL else 0)
+            elif name in out and any(K.level(k) == K.NOT or k & HOST for k in kinds):
+                del out[name]       # (an assignment of unknown kind leaves the declaration)
     return out
+
+
+def _declared_fields(analyzer, cls) -> list:
+    """(name, annotation) of the annotated names in the body of `cls`'s class statement
+    (found as the one holding its methods)."""
+    methods = {id(info.node) for infos in cls.methods.values() for info in infos}
+    if not methods:
+        return []
+    for node in ast.walk(analyzer.tree):
+        if type(node) is ast.ClassDef and node.name == cls.name and \
+                any(id(n) in methods for n in node.body):
+            return [(n.target.id, n.annotation) for n in node.body
+                    if type(n) is ast.AnnAssign and type(n.target) is ast.Name]
+    return []
 
 
 def _assignments(fnode, lines):

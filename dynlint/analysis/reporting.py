@@ -8,9 +8,11 @@ from tensors is what they render or return for a person to look at, after the st
   matplotlib import pyplot as plt` in its body or module) renders on the host: cold, and model
   reachability stops there (the figure is the same whoever asks for it).
 * A function whose every `return` converts tensor data to Python floats (`float(t)`,
-  `t.mean().item()`, a tuple of those; `t.tolist()` on another path) computes a statistic or
-  metric for a report, like one declared `-> float`: soft cold, reported only when model code
-  of another file reaches it. Not `int(t)` nor `.item()` of anything but a mean, deviation or
+  `t.mean().item()`, a tuple of those or a dict of them by name; `t.tolist()` on another path)
+  computes a statistic or metric for a report, like one declared `-> float`: soft cold,
+  reported only when model code of another file reaches it. A module's `forward` that does so
+  is a metric module (asteroid's `F1Tracker`): no entry point, as nothing differentiable
+  comes out of it. Not `int(t)` nor `.item()` of anything but a mean, deviation or
   norm: an int is often a size or a position the step goes on with.
 """
 from __future__ import annotations
@@ -41,8 +43,8 @@ def _host_value(node) -> str | None:
     """"float" for `float(x)` or `<mean/std/var/norm>(...).item()`, "list" for `x.tolist()`,
     a tuple of them by its items; None for anything else (`int(x)`, `indices[pos].item()`)."""
     t = type(node)
-    if t is ast.Tuple:
-        kinds = {_host_value(e) for e in node.elts}
+    if t is ast.Tuple or t is ast.Dict:     # (a dict by its values: `{"f1": float(f1), ...}`)
+        kinds = {_host_value(e) for e in (node.elts if t is ast.Tuple else node.values)}
         return None if not kinds or None in kinds else ("float" if "float" in kinds else "list")
     if t is not ast.Call or node.keywords:
         return None

@@ -14,12 +14,14 @@ from .naming import _COLD_BASE, _COLD_CLASS, _COLD_FUNC
 
 # Modules whose data structures live on the host only: a function that keeps a heap or
 # bisects a sorted list runs a host algorithm (greedy clustering, scheduling, search), which
-# no device step contains.
-_HOST_ALGORITHMS = frozenset({"heapq", "bisect"})
+# no device step contains; one that does symbolic algebra (`sympy`) generates formulas or
+# code from tensor constants, offline.
+_HOST_ALGORITHMS = frozenset({"heapq", "bisect", "sympy"})
 
 
 def _host_algorithm(f: FunctionInfo, scopes: Scopes, lines) -> bool:
-    """Whether the function calls `heapq`/`bisect` (by module or by a name imported from it)."""
+    """Whether the function calls `heapq`/`bisect`/`sympy` (by module or by a name imported
+    from it)."""
     imports = scopes.imports
     if not imports:
         return False
@@ -74,6 +76,9 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
         return f"its module `{scopes.logging_module}` is a logging module"
     if id(f) in scopes.plotting:
         return "it draws a figure (a plotting library): reporting, whoever calls it"
+    if id(f) in scopes.memoized:
+        return "it is memoized (`functools.lru_cache`/`cache`/`cached_property`): its body runs " \
+               "once per distinct arguments, whoever calls it"
     if f.parent is not None and f.parent.role == Role.COLD:
         return f"it is nested in `{f.parent.qualname}`, which is cold"
     if _COLD_FUNC.match(f.name):
@@ -86,7 +91,8 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
     if _handles_data(f.node):
         return "it is declared to take or return a dataset, sampler or loader: data preparation"
     if id(f) in scopes.host_algorithms:
-        return "it keeps a heap or bisects a list (`heapq`, `bisect`): a host algorithm"
+        return "it keeps a heap, bisects a list or does symbolic algebra (`heapq`, `bisect`, " \
+               "`sympy`): a host algorithm"
     cls = f.cls
     if cls is None or not cls.cold:
         return "only cold code in this file calls it"
@@ -101,11 +107,12 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
     return f"its class `{cls.name}` is cold"
 
 
-def _spread_cold(order: list[FunctionInfo], graph: _CallGraph, soft: set) -> None:
+def _spread_cold(order: list[FunctionInfo], graph: _CallGraph, soft: set,
+                 memoized: frozenset | set = frozenset()) -> None:
     """A function that only cold code calls is cold (a helper `__init__` calls to build
     buffers runs once, at construction; a segment check only post-processing calls).
     A function nothing in the file calls stays in scope. Nested functions follow their
-    parent."""
+    parent, except in a memoized one (`memoized`), whose closures may run on every call."""
     callers: dict[int, set[int]] = {}
     by_id = {id(f): f for f in order}
     for f in order:
@@ -118,7 +125,7 @@ def _spread_cold(order: list[FunctionInfo], graph: _CallGraph, soft: set) -> Non
         for g in order:
             if g.role != Role.NEUTRAL:
                 continue
-            if g.parent is not None:
+            if g.parent is not None and id(g.parent) not in memoized:
                 cold = g.parent.role == Role.COLD
             else:
                 ids = callers.get(id(g))

@@ -10,7 +10,7 @@ import sys
 _COLD_FUNC = re.compile(
     r"^(__init__|__new__|__repr__|__str__|__len__|__getitem__|__iter__|__setstate__|"
     r"__getstate__|__post_init__|_?init_weights?|_?initiali[sz]e.*|reset_parameters|"
-    r"reset|extra_repr|train(_.*|ing_step.*)?|fit.*|evaluat.*|eval_.*|validat.*|test_.*|"
+    r"reset|extra_repr|train(_.*|ing_step.*)?|fit.*|evaluat.*|eval_.*|validat.*|test(_.*)?|"
     r"main|run|log(_.*)?|collate.*|prepare_data|setup|teardown|.*dataset.*|.*dataloader.*|"
     r"preprocess.*|load.*|save.*|from_pretrained|plot.*|visuali[sz]e.*|print.*|summari[sz]e.*|on_.*|"
     r"configure_optimizers|parse_args|download.*|benchmark.*|profile.*|post_?process.*)$",
@@ -39,6 +39,11 @@ _MODULE_BASE = re.compile(
 _ROOT_METHOD = re.compile(r"^(forward|_forward.*|forward_.*|__call__)$")
 # Module-level functions that implement a forward pass (`eager_attention_forward`).
 _ROOT_FUNCTION = re.compile(r"(^|_)forward($|_)")
+# Memoizing decorators: the body runs once per distinct arguments (once per object for a
+# cached property), like lazy initialisation, whoever calls it.
+_MEMOIZE_DECORATORS = frozenset({
+    "functools.lru_cache", "functools.cache", "functools.cached_property",
+})
 _COMPILE_DECORATORS = frozenset({
     "torch.jit.script", "torch.jit.script_method", "torch.compile", "torch.fx.wrap",
     "torch.jit.trace", "torch.compiler.allow_in_graph",

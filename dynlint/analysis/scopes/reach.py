@@ -10,8 +10,8 @@ from ..steploops import drives_model, step_spans, trains
 from .callgraph import _CallGraph
 from .cold import _handles_data, _host_algorithm, _HOST_ALGORITHMS, _returns_float, _spread_cold
 from .info import FunctionInfo, Scopes
-from .naming import (_COLD_FUNC, _COMPILE_CALL, _COMPILE_DECORATORS, _LOSS_CLASS, _ROOT_FUNCTION,
-                     _ROOT_METHOD, _STEP_METHOD)
+from .naming import (_COLD_FUNC, _COMPILE_CALL, _COMPILE_DECORATORS, _LOSS_CLASS, _MEMOIZE_DECORATORS,
+                     _ROOT_FUNCTION, _ROOT_METHOD, _STEP_METHOD)
 
 
 def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -> None:
@@ -38,12 +38,17 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
         roots = {id(f) for f in todo} | steps
         plotting.update(id(f) for f in order
                         if id(f) not in roots and draws(f.refs(lines)[0], scopes.imports))
+    # A memoized function runs its body once per distinct arguments (`@lru_cache` on the
+    # degrees of a Clebsch-Gordan table), like lazy initialisation: cold, whoever calls it.
+    memoized = scopes.memoized
+    memoized.update(id(f) for f in order if f.node.decorator_list and
+                    _decorated(f, scopes, _MEMOIZE_DECORATORS))
     why = scopes.why                # None unless explaining: then record predecessors
     if why is not None:
         scopes.roots = {id(f) for f in todo}
     while todo:
         f = todo.pop()
-        if id(f) in model or id(f) in plotting:
+        if id(f) in model or id(f) in plotting or id(f) in memoized:
             continue
         model.add(id(f))
         start = len(todo)
@@ -57,7 +62,9 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
                        for q in scopes.imports.values())
     for f in order:                 # parents come before their nested functions
         parent_role = f.parent.role if f.parent is not None else Role.NEUTRAL
-        if id(f) in plotting:
+        if f.parent is not None and id(f.parent) in memoized:
+            parent_role = Role.NEUTRAL  # (a closure it builds once may run on every call)
+        if id(f) in plotting or id(f) in memoized:
             f.role = Role.COLD
         elif id(f) in model or parent_role == Role.MODEL:
             f.role = Role.MODEL
@@ -72,7 +79,7 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
         elif host_imports and _host_algorithm(f, scopes, lines):
             f.role = Role.COLD
             scopes.host_algorithms.add(id(f))
-    _spread_cold(order, graph, scopes.soft_cold)
+    _spread_cold(order, graph, scopes.soft_cold, memoized)
     if scopes.deferred:
         _keep_deferred_reach(scopes, order, graph)
     if scopes.example_module is None:       # example scripts stay cold unless model code reaches them
@@ -160,6 +167,8 @@ def _is_root(f: FunctionInfo, scopes: Scopes, compiled=frozenset(), graph=None) 
         if _STEP_METHOD.match(f.name) and cls.module_state is None and scopes.defer:
             cls.deferred[f.qualname] = False
         if _ROOT_METHOD.match(f.name):
+            if returns_host_numbers(f.node):    # a metric module's report, no step's output
+                return False
             if cls.is_module or _LOSS_CLASS.search(cls.name):
                 return True
             # Not known to be a module: its `forward` runs in the step only if some code
