@@ -82,3 +82,18 @@ def test_default_device_changes_make_factories_device_tensors(dynlint, write):
                  "        t = torch.arange(8)\n        return x * t.max().item()\n")
     proc = dynlint("check", "--format", "json", "--no-cache", "--isolated", "--exit-zero", path)
     assert [f["confidence"] for f in json.loads(proc.stdout) if f["code"] == "DYN201"] == ["certain"]
+
+
+def test_tolist_of_host_memory_is_not_reported_but_a_device_copy_is(dynlint, write):
+    # `.tolist()` of a host tensor copies nothing from a device (DYN214 leaves its `.numpy()`
+    # too); `.item()` of it stays a `likely` read, which the CPU ground truth records.
+    found = _findings(dynlint, write, (
+        "        axes = torch.arange(2, x.dim()).tolist()\n"              # 5: host memory
+        "        keep = (torch.rand(4) < 0.5).tolist()\n"                 # 6: a CPU draw
+        "        sizes = lengths.detach().cpu().tolist()\n"               # 7: reads the device
+        "        n = torch.arange(4).sum().item()\n"                      # 8: host read, likely
+        "        return x.sum(axes) * n, keep, sizes\n"))
+    assert (5, "DYN202") not in found
+    assert (6, "DYN202") not in found
+    assert found.get((7, "DYN202")) == "certain"
+    assert found.get((8, "DYN201")) == "likely"

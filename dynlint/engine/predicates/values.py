@@ -78,9 +78,15 @@ def host_tensor(ctx, node):
 @predicate()
 def read_from_device(ctx, node):
     """Always holds; for a host tensor (see `host_tensor`) it holds on weak evidence, so the finding is `likely`: reading host memory waits for no device (no sync on CUDA, Gaudi or XLA), but under torch.compile the read is still a graph break, and a run on the CPU records it like any other read."""
-    if ctx.kind(node) & K.CPU and ctx.kind(copy_source(node)) & K.CPU:
-        ctx.weak = True         # (`d.detach().cpu().item()` reads `d`: the copy is the device read)
+    if host_memory_read(ctx, node):
+        ctx.weak = True
     return True
+
+
+@predicate()
+def host_memory_read(ctx, node):
+    """Reading the tensor reads host memory only: it is a host tensor (see `host_tensor`) and no device copy is read on the way (`d.detach().cpu().tolist()` reads `d`: the copy is the device read)."""
+    return bool(ctx.kind(node) & K.CPU and ctx.kind(copy_source(node)) & K.CPU)
 
 
 @predicate()
