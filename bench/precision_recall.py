@@ -118,8 +118,13 @@ def from_ranges(text: str) -> list[int]:
 def _site_dir(pkg: str, recorded: str | None) -> str:
     if recorded and os.path.isdir(os.path.join(recorded, pkg)):
         return recorded
-    mod = __import__(pkg)
-    return os.path.dirname(os.path.dirname(os.path.realpath(mod.__file__)))
+    # find_spec locates the package without importing it: importing them all in one process
+    # can fail (torch_geometric patches torch.index_select, which breaks effdet's jit.script).
+    import importlib.util
+    spec = importlib.util.find_spec(pkg)
+    if spec is None or not spec.origin:
+        raise SystemExit(f"package {pkg!r} of the ground truth is not installed")
+    return os.path.dirname(os.path.dirname(os.path.realpath(spec.origin)))
 
 
 def run_dynlint(paths: list[str], dynlint_cmd: list[str], target: str | None = None
