@@ -17,19 +17,47 @@ from .naming import _COLD_BASE, _COLD_CLASS, _COLD_FUNC
 # no device step contains; one that does symbolic algebra (`sympy`) generates formulas or
 # code from tensor constants, offline.
 _HOST_ALGORITHMS = frozenset({"heapq", "bisect", "sympy"})
+# A bisect is a search only when repeated: one lookup outside any loop (where a solver's
+# setup starts in its sorted list of jump times) is one line of a function that otherwise
+# runs device code, no algorithm that would make the whole function host code.
+_REPEATED_ONLY = frozenset({"bisect"})
+_LOOPS = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp,
+          ast.GeneratorExp)
 
 
 def _host_algorithm(f: FunctionInfo, scopes: Scopes, lines) -> bool:
-    """Whether the function calls `heapq`/`bisect`/`sympy` (by module or by a name imported
-    from it)."""
+    """Whether the function calls `heapq`/`sympy` (by module or by a name imported from it),
+    or `bisect` in a loop."""
     imports = scopes.imports
     if not imports:
         return False
     names, _, pairs = f.refs(lines)
-    for name, attr in pairs:
-        if imports.get(name) in _HOST_ALGORITHMS:
-            return True
-    return any(imports.get(n, "").rpartition(".")[0] in _HOST_ALGORITHMS for n in names if n in imports)
+    found = {imports.get(name) for name, attr in pairs if imports.get(name) in _HOST_ALGORITHMS}
+    found.update(imports[n].rpartition(".")[0] for n in names
+                 if n in imports and imports[n].rpartition(".")[0] in _HOST_ALGORITHMS)
+    if found - _REPEATED_ONLY:
+        return True
+    return bool(found) and _in_loop(f.node, scopes.imports, _REPEATED_ONLY)
+
+
+def _in_loop(node, imports, modules) -> bool:
+    """Whether a call of `modules` (by module or imported name) sits in a loop of `node`."""
+    for loop in ast.walk(node):
+        if not isinstance(loop, _LOOPS):
+            continue
+        for call in ast.walk(loop):
+            if type(call) is not ast.Call:
+                continue
+            fn = call.func
+            if type(fn) is ast.Attribute and type(fn.value) is ast.Name:
+                q = imports.get(fn.value.id)
+            elif type(fn) is ast.Name:
+                q = imports.get(fn.id, "").rpartition(".")[0]
+            else:
+                continue
+            if q in modules:
+                return True
+    return False
 
 
 def _returns_float(node) -> bool:
@@ -91,8 +119,8 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
     if _handles_data(f.node):
         return "it is declared to take or return a dataset, sampler or loader: data preparation"
     if id(f) in scopes.host_algorithms:
-        return "it keeps a heap, bisects a list or does symbolic algebra (`heapq`, `bisect`, " \
-               "`sympy`): a host algorithm"
+        return "it keeps a heap, bisects a list in a loop or does symbolic algebra (`heapq`, " \
+               "`bisect`, `sympy`): a host algorithm"
     cls = f.cls
     if cls is None or not cls.cold:
         return "only cold code in this file calls it"
