@@ -34,6 +34,7 @@ class LocalCalls:
         self.infos: dict[int, object] = {}
         self.overrides: dict[int, dict] = {}      # parameters upgraded from call sites
         self.called_as: dict[int, set] = {}       # id(FunctionInfo) -> names its calls used
+        self.proved: dict[int, dict] = {}         # id(def node) -> see postconditions.py
         # Calls into other files: absolute callee -> {calling function: [sites]} (exported);
         # and what every other file's caller passes to this file's functions, as the project
         # index gathered it (qualname -> sites; given in `external`, see CALLERS).

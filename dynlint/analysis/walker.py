@@ -12,7 +12,7 @@ import ast
 from contextlib import contextmanager
 
 from . import kinds as K
-from . import narrowing
+from . import narrowing, postconditions
 from .kinds import BOOL, HOLDS, HOST, NOT, PROBABLE, ROW, SHAPE, TENSOR, UNKNOWN
 from .scopes import index_module
 from .scopes.info import Scopes
@@ -340,6 +340,31 @@ class Analyzer(KindInference):
                 in_else = _stored_names(node.orelse)
                 self._host_on_every_path(mid, node.orelse, in_else)
                 self._host_on_every_path(pre, node.body, _stored_names(node.body) - in_else)
+            # `if not isinstance(t, Tensor): raise TypeError(...)`: what follows runs only
+            # where the test failed.
+            if not node.orelse and _ends(node.body):
+                self._proved(narrowing.facts(self, node.test, False))
+
+    def _assert(self, node: ast.Assert) -> None:
+        """What follows `assert isinstance(t, torch.Tensor), ...` runs only where it held."""
+        self.generic(node)
+        self._proved(narrowing.facts(self, node.test, True))
+
+    def _expr(self, node: ast.Expr) -> None:
+        """A call statement of a checker of this file (`_check_timelike('t', t)`) proves what
+        the checker asserts of its arguments (`postconditions`)."""
+        self.generic(node)
+        call = node.value
+        if type(call) is ast.Call and self.calls is not None:
+            info = self.calls.callee(call)
+            if info is not None:
+                self._proved(postconditions.arguments_proved(self, call, info))
+
+    def _proved(self, facts: dict) -> None:
+        env, tuples = self.frame.env, self.frame.tuples
+        for name, kind in facts.items():
+            env[name] = narrowing.narrowed(self.frame.lookup(name), kind)
+            tuples.pop(name, None)
 
     def _join_tensor_paths(self, pre: dict, mid: dict, node: ast.If) -> None:
         """The walk keeps a name's last binding; but a tensor on one path of an `if` and a
@@ -722,6 +747,7 @@ _SPECIAL = {
     ast.DictComp: Analyzer._comp, ast.If: Analyzer._if, ast.Import: Analyzer._import,
     ast.ImportFrom: Analyzer._import, ast.Return: Analyzer._return,
     ast.While: Analyzer._branching, ast.Try: Analyzer._branching, ast.BoolOp: Analyzer._boolop,
+    ast.Assert: Analyzer._assert, ast.Expr: Analyzer._expr,
 }
 if hasattr(ast, "TryStar"):
     _SPECIAL[ast.TryStar] = Analyzer._branching
