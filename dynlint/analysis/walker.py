@@ -137,6 +137,9 @@ class Analyzer(KindInference):
                 self.calls.note_call(node)
         elif t is ast.FormattedValue:
             self.positions[id(node.value)] = "formatted"
+        elif t is ast.Compare and len(node.ops) > 1:
+            # `t0 < t < t1` is `t0 < t and t < t1`: Python tests every link but the last.
+            self.positions.setdefault(id(node), "chained_comparison")
         hook = self.hooks.get(t)
         if hook is not None:
             hook(node)

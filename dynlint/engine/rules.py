@@ -22,7 +22,7 @@ CODE_RE = re.compile(r"^[A-Z]{2,}[0-9]{3}$")
 NAME_RE = re.compile(r"^[a-z][a-z0-9-]*$")
 SEVERITIES = ("error", "warning", "info")
 APPLICABILITIES = ("safe", "unsafe", "display-only")
-POSITIONS = ("truth_test", "formatted")
+POSITIONS = ("truth_test", "formatted", "chained_comparison")
 
 
 class RuleError(Exception):

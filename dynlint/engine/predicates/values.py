@@ -58,6 +58,22 @@ def boolean_expression(ctx, node):
 
 
 @predicate()
+def chained_tensor_comparison(ctx, node):
+    """A chained comparison (`t0 < t < t1`) one of whose links before the last compares a tensor (certainly one): Python evaluates it as `t0 < t and t < t1`, so it tests that link's tensor for truth, wherever the chain's value goes (`on_jump = t0 < t < t0 + dt`)."""
+    if type(node) is not ast.Compare or len(node.ops) < 2:
+        return False
+    operands = [node.left, *node.comparators]
+    for i, op in enumerate(node.ops[:-1]):
+        if type(op) not in _COMPARE_OPS:
+            continue
+        for o in operands[i:i + 2]:
+            k = ctx.kind(o)
+            if K.level(k) == TENSOR and not k & HOST:
+                return True
+    return False
+
+
+@predicate()
 def possible_tensor(ctx, node):
     """Nothing shows that the expression is *not* a tensor (it is not a literal, a shape, a numpy array, a Python number...)."""
     return K.level(ctx.kind(node)) >= UNKNOWN
