@@ -19,6 +19,7 @@ from . import kinds as K
 from .annotations import annotation_kind, declared_numbers
 from .attributes import held_classes, held_imported
 from .kinds import BOOL, HOST, NOT, PROBABLE, TENSOR, UNKNOWN
+from .registries import built_from_registry, registries
 from .scopes.crossfile import resolve_import
 
 
@@ -35,6 +36,8 @@ class LocalCalls:
         self.overrides: dict[int, dict] = {}      # parameters upgraded from call sites
         self.called_as: dict[int, set] = {}       # id(FunctionInfo) -> names its calls used
         self.proved: dict[int, dict] = {}         # id(def node) -> see postconditions.py
+        self.registries = None                    # see registries.py
+        self.instances: dict = {}
         # Calls into other files: absolute callee -> {calling function: [sites]} (exported);
         # and what every other file's caller passes to this file's functions, as the project
         # index gathered it (qualname -> sites; given in `external`, see CALLERS).
@@ -124,26 +127,69 @@ class LocalCalls:
         info = self.callee(node)
         infos = [info] if info is not None else self._held(node)
         if not infos:
-            # A call into another file of the project: its site, for the callee's parameters
-            # (crossfile.settle gathers every file's sites per callee).
-            key = self.external_key(node)
-            if key is not None:
-                site = _portable(self._site(node))
-                if not any(teaches(k) for k in [*site[0], *site[1].values()]):
-                    site = 0            # it passes nothing a parameter could learn from
-                elif type(f) is ast.Attribute and type(f.value) is ast.Name and \
-                        f.value.id in self.a.imports:
-                    site.append(1)      # `Class.method(obj, ...)` would pass the instance first
-                per = self.out_calls.setdefault(key, {}).setdefault(self._asking(), [])
-                if site not in per:
-                    per.append(site)
-            return
+            built = self.from_registry(f.value.id) if type(f) is ast.Attribute and \
+                type(f.value) is ast.Name else ()
+            if built:
+                infos = self._registry_methods(built, f.attr, node)
+                if not infos:
+                    return
+            else:
+                # A call into another file of the project: its site, for the callee's
+                # parameters (crossfile.settle gathers every file's sites per callee).
+                self._out_site(node, self.external_key(node))
+                return
         site = self._site(node)
         called = node.func.id if type(node.func) is ast.Name else node.func.attr
         for info in infos:      # a call that may run any of them: each gets the site
             self.sites.setdefault(id(info), []).append(site)
             self.infos[id(info)] = info
             self.called_as.setdefault(id(info), set()).add(called)
+
+    def _out_site(self, node: ast.Call, key, bound: bool = False) -> None:
+        if key is None:
+            return
+        f = node.func
+        site = _portable(self._site(node))
+        if not any(teaches(k) for k in [*site[0], *site[1].values()]):
+            site = 0            # it passes nothing a parameter could learn from
+        elif not bound and type(f) is ast.Attribute and type(f.value) is ast.Name and \
+                f.value.id in self.a.imports:
+            site.append(1)      # `Class.method(obj, ...)` would pass the instance first
+        per = self.out_calls.setdefault(key, {}).setdefault(self._asking(), [])
+        if site not in per:
+            per.append(site)
+
+    def from_registry(self, name: str) -> tuple:
+        """Classes (names in this module) a local `name` may hold, built through a registry
+        (`solver = SOLVERS[method](...)`, see registries.py)."""
+        frame = self.a.frame
+        if name == "self" or frame is None or frame.kind != "function" or \
+                not registries(self.a):
+            return ()
+        return built_from_registry(self.a, frame.node, name)
+
+    def _registry_methods(self, built, attr: str, node: ast.Call) -> list:
+        """Each class's method `attr` for a call on an instance built through a registry:
+        this file's classes' methods (returned: they get the site), and for the classes
+        imported from other files, a site under `module.Class.attr` (the index finds the
+        method along the class's bases). [] when one of this file's classes has no single
+        method so named, or the site went to other files only."""
+        out = []
+        module = self.a.module_name
+        for name in built:
+            cls = self.a.scopes.classes.get(name)
+            if cls is not None:
+                methods = self._method(cls, attr)[0]
+                if not methods or len(methods) != 1:
+                    return []
+                out.append(methods[0])
+            elif name in self.a.imports and module is not None:
+                target = self.a.imports[name] + "." + attr
+                if not target.startswith(_OUTSIDE) and target.partition(".")[0] not in _STDLIB:
+                    self._out_site(node, resolve_import(target, module,
+                                                        getattr(self.a, "is_package", False)),
+                                   bound=True)
+        return out
 
     def _site(self, node: ast.Call):
         kind = self._passed

@@ -135,6 +135,9 @@ class Analyzer(KindInference):
                       (type(f.value) is ast.Attribute and type(f.value.value) is ast.Name and
                        f.value.value.id == "self"))):
                 self.calls.note_call(node)
+            elif type(f) is ast.Attribute and type(f.value) is ast.Name and \
+                    self.calls.from_registry(f.value.id):
+                self.calls.note_call(node)      # `solver.integrate(t)`, see registries.py
         elif t is ast.FormattedValue:
             self.positions[id(node.value)] = "formatted"
         elif t is ast.Compare and len(node.ops) > 1:

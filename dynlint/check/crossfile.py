@@ -177,7 +177,14 @@ def _callers(index, module: str, name: str) -> frozenset:
     the module or the name (of a method: its class). A function more than MAX_CALLER_FILES
     files may call (a library's API) gets none: agreement among so many is unlikely, and
     walking them all for one file checked alone would cost what checking them does."""
-    found = index.importers(module, name.partition(".")[0])
+    owner, dot, _ = name.partition(".")
+    found = index.importers(module, owner)
+    if dot and len(found) <= MAX_CALLER_FILES:
+        # A method runs for the subclasses' instances too (built elsewhere, through a
+        # registry: registries.py); their importers count while the total stays small.
+        more = found | index.subclass_importers(f"{module}.{owner}")
+        if len(more) <= MAX_CALLER_FILES:
+            found = more
     return found if len(found) <= MAX_CALLER_FILES else frozenset()
 
 

@@ -121,6 +121,38 @@ class Index:
                  self._importers.get(f"{module}.{name}", set())) - {module})
         return found
 
+    def subclass_importers(self, cls: str) -> frozenset:
+        """The modules that import a subclass of the project's class `cls` (at any depth):
+        a method `cls` defines runs for instances of its subclasses too, which such a module
+        may build and call (`SOLVERS[method](...).integrate(t)` with `Dopri5Solver`, whose
+        `integrate` a base of another module defines)."""
+        key = ("subclasses", cls)
+        found = self._defined.get(key)
+        if found is not None:
+            return found
+        children: dict = self._defined.get("children")
+        if children is None:
+            children = self._defined["children"] = {}
+            for name, (bases, _) in self.classes.items():
+                for base in bases:
+                    if type(base) is str:
+                        children.setdefault(reexported(base, self.aliases) or base,
+                                            []).append(name)
+        out: set = set()
+        seen, todo = {cls}, [(cls, 0)]
+        while todo:
+            c, depth = todo.pop()
+            for sub in children.get(c, ()):
+                if sub in seen or depth > _DEPTH:
+                    continue
+                seen.add(sub)
+                todo.append((sub, depth + 1))
+                module = self.module_of(sub, self.modules)
+                if module is not None:
+                    out |= self.importers(module, sub[len(module) + 1:])
+        found = self._defined[key] = frozenset(out)
+        return found
+
     def module_of(self, key: str, candidates) -> str | None:
         """The longest prefix of `key` that names a module among `candidates`."""
         parts = key.split(".")
