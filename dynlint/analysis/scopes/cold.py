@@ -134,3 +134,26 @@ def _spread_cold(order: list[FunctionInfo], graph: _CallGraph, soft: set,
                 g.role = Role.COLD
                 soft.add(id(g))
                 changed = True
+
+
+# Names that say where code runs by what Python or the frameworks call them for (construction,
+# weight initialisation, printing, a script's `main`, data plumbing, drawing). Not the weaker
+# ones (`log_prob` matches `log_*`, `validate_*`, `run`, `load*`, `fit*`) nor tests: a test
+# calling a function is no sign that it is not API.
+_COLD_CALLER_NAME = re.compile(
+    r"^(__init__|__new__|__post_init__|__setstate__|_?init_weights?|reset_parameters|"
+    r"extra_repr|__repr__|__str__|main|parse_args|prepare_data|setup|configure_optimizers|"
+    r"collate.*|.*dataset.*|.*dataloader.*|download.*|plot.*|visuali[sz]e.*)$", re.IGNORECASE)
+
+
+def cold_caller(f: FunctionInfo, scopes: Scopes) -> bool:
+    """Whether the cold function `f`, calling a function of another file, makes a cold call
+    (crossfile.cold_called): cold by its code, its class or a name above, not in tests."""
+    if scopes.test_module is not None or (f.cls is not None and _TEST_CLASS.search(f.cls.name)):
+        return False
+    if cold_reason(f, scopes).startswith("its name"):
+        return bool(_COLD_CALLER_NAME.match(f.name))
+    return True
+
+
+_TEST_CLASS = re.compile(r"^Test|Tests$")

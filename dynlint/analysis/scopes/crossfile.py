@@ -2,9 +2,11 @@
 (what its functions refer to, what its classes hold) and the project modules it imports."""
 from __future__ import annotations
 
+import ast
 import re
 
 from ..roles import Role
+from .cold import cold_caller
 from .info import ClassInfo, FunctionInfo, Scopes
 from .naming import _HELD_INSTANCE, _STDLIB
 
@@ -87,8 +89,14 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
     model_refs: set[str] = set()
     stored: dict[int, set] = {}
     soft = scopes.soft_cold
+    calls = _CallRefs(module, aliases, local)
+    cold_calls: set = set()
     for f in scopes.order:
         unit = f.parent is None         # a module-level function or a method
+        if unit and f.role == Role.NEUTRAL:
+            exports["~" + f.qualname] = (False, frozenset(calls.of(f)))
+        elif unit and f.role == Role.COLD and id(f) not in soft and cold_caller(f, scopes):
+            cold_calls |= calls.of(f)
         if f.steps:         # a training step is an end: what it calls is no model code for it
             if unit:
                 exports[f.qualname] = (True, frozenset())
@@ -99,7 +107,50 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
                 exports[f.qualname] = (True, frozenset(refs))
         elif unit and (f.role == Role.NEUTRAL or id(f) in soft):
             exports[f.qualname] = (False, frozenset(refs_of(f) | _self_refs(f, lines, module, stored, aliases, scopes.classes)))
+    if cold_calls:
+        exports["<cold>"] = (False, frozenset(cold_calls))
+    if calls.live:
+        exports["<live>"] = (False, frozenset(calls.live))
     return exports, frozenset(model_refs)
+
+
+class _CallRefs:
+    """What a function calls (absolute names), read from its tree, not its text: a name in a
+    comment or docstring calls nothing. What it names without calling (a callback handed on,
+    `self.act = gelu`, a decorator) may run anywhere: gathered in `live`."""
+
+    def __init__(self, module: str, aliases: dict, local: set):
+        self.module, self.aliases, self.local = module, aliases, local
+        self.live: set = set()
+
+    def _name(self, node):
+        if type(node) is ast.Name:
+            if node.id in self.aliases:
+                return self.aliases[node.id]
+            if node.id in self.local:
+                return f"{self.module}.{node.id}"
+        elif type(node) is ast.Attribute and type(node.value) is ast.Name and \
+                node.value.id in self.aliases:
+            return f"{self.aliases[node.value.id]}.{node.attr}"
+        return None
+
+    def of(self, f: FunctionInfo) -> set:
+        out, seen = set(), set()        # (seen: callees, and the modules of `mod.f`)
+        nodes = list(ast.walk(f.node))
+        for n in nodes:
+            if type(n) is ast.Call:
+                seen.add(id(n.func))
+                name = self._name(n.func)
+                if name is not None:
+                    out.add(name)
+            elif type(n) is ast.Attribute:
+                seen.add(id(n.value))
+        for n in nodes:
+            if type(n) in (ast.Name, ast.Attribute) and id(n) not in seen:
+                name = self._name(n)
+                if name is not None:
+                    self.live.add(name)
+        return out
 
 
 # `self.x = ...` / `self.x: T = ...`: an attribute the class stores, no method it calls.

@@ -1,0 +1,108 @@
+"""Cold by its callers, across files, through the real CLI: a module-level function that no
+model code reaches and that only cold code of other files calls (`__init__` building constant
+bases, as e3nn's `orthonormalize` for `ReducedTensorProducts`; a chain of such helpers; a
+script's `main`) is cold, as it is when its callers are in its own file. Its twins stay in
+scope: a function nothing calls (public API), one that library code in scope also calls, one
+that `__init__` also hands on as a callback, one only a comment names, one only tests call,
+one only a method cold by a weak name (`log_prob`) calls. A file checked alone gets the
+findings it gets with its project (issue 9)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from _tree import write_tree
+
+BODY = """
+    if x.norm() > 1e-9:
+        x = x / x.norm()
+    return x[x.nonzero()[0, 0]]
+"""
+HELPERS = ["orthonormalize", "inner", "api_only", "also_library", "callback", "commented",
+           "tested", "weak", "scripted"]
+
+FILES = {
+    "pyproject.toml": "[project]\nname = 'pkg'\n",
+    "pkg/__init__.py": "",
+    "pkg/linalg.py": "import torch\n" + "".join(f"\n\ndef {name}(x):{BODY}" for name in HELPERS),
+    "pkg/build.py": """\
+        from pkg.linalg import inner
+
+
+        def build_basis(x):
+            return inner(x) * 2
+        """,
+    "pkg/library.py": """\
+        from pkg import linalg
+
+
+        def project(x):
+            return linalg.also_library(x)
+        """,
+    "pkg/reduce.py": """\
+        import torch
+        from pkg.linalg import orthonormalize, also_library, callback, weak
+        from pkg.build import build_basis
+
+
+        class Reduce(torch.nn.Module):
+            def __init__(self, x):
+                super().__init__()
+                self.register_buffer("q", orthonormalize(x))
+                self.register_buffer("b", build_basis(x))
+                self.register_buffer("c", also_library(x))
+                self.register_buffer("d", callback(x))
+                self.fn = callback
+                # commented(x) would be slower here
+
+            def forward(self, y):
+                return y @ self.q + self.fn(y)
+
+
+        class Dist:
+            def log_prob(self, value):
+                return weak(value)
+        """,
+    "pkg/cli.py": """\
+        import torch
+        from pkg.linalg import scripted
+
+
+        def main():
+            print(scripted(torch.randn(3)))
+
+
+        if __name__ == "__main__":
+            main()
+        """,
+    "tests/test_linalg.py": """\
+        import torch
+        from pkg.linalg import tested
+
+
+        def test_tested():
+            assert tested(torch.ones(3)).shape == ()
+        """,
+}
+
+
+def _findings(dynlint, root, *args):
+    out = dynlint("check", *args, "--output-format", "json", "--no-cache", cwd=root)
+    return sorted((f["path"].rsplit("/", 1)[-1], f["scope"], f["code"])
+                  for f in json.loads(out.stdout))
+
+
+def test_function_only_cold_code_of_other_files_calls_is_cold(dynlint, tmp_path: Path):
+    write_tree(tmp_path, FILES)
+    whole = _findings(dynlint, tmp_path, ".")
+    flagged = {scope for path, scope, _ in whole if path == "linalg.py"}
+    # `__init__` of another file; a helper whose only caller (another file) `__init__` calls;
+    # a script's `main`.
+    assert not flagged & {"orthonormalize", "inner", "scripted"}, whole
+    # Nothing calls it; library code in scope calls it too; handed on as a callback; named
+    # in a comment only; called by tests only; by `log_prob` only (a weak name).
+    assert flagged == {"api_only", "also_library", "callback", "commented", "tested", "weak"}, whole
+    assert {code for path, scope, code in whole if scope == "api_only"} == {"DYN102", "DYN210"}
+    # A file checked alone gets what it gets with its project.
+    alone = _findings(dynlint, tmp_path, "pkg/linalg.py")
+    assert alone == [f for f in whole if f[0] == "linalg.py"], (alone, whole)
