@@ -1,8 +1,8 @@
 """Cold by its callers, across files, through the real CLI: a module-level function that no
 model code reaches and that only cold code of other files calls (`__init__` building constant
 bases, as e3nn's `orthonormalize` for `ReducedTensorProducts`; a chain of such helpers; a
-script's `main`) is cold, as it is when its callers are in its own file. Its twins stay in
-scope: a function nothing calls (public API), one that library code in scope also calls, one
+script's `main`; a constant built at import) is cold, as it is when its callers are in its own
+file. Its twins stay in scope: a function nothing calls (public API), one that library code in scope also calls, one
 that `__init__` also hands on as a callback, one only a comment names, one only tests call,
 one only a method cold by a weak name (`log_prob`) calls. A file checked alone gets the
 findings it gets with its project (issue 9)."""
@@ -19,7 +19,7 @@ BODY = """
     return x[x.nonzero()[0, 0]]
 """
 HELPERS = ["orthonormalize", "inner", "api_only", "also_library", "callback", "commented",
-           "tested", "weak", "scripted"]
+           "tested", "weak", "scripted", "constant"]
 
 FILES = {
     "pyproject.toml": "[project]\nname = 'pkg'\n",
@@ -63,6 +63,12 @@ FILES = {
             def log_prob(self, value):
                 return weak(value)
         """,
+    "pkg/tables.py": """\
+        import torch
+        from pkg import linalg
+
+        TABLE = linalg.constant(torch.eye(3))
+        """,
     "pkg/cli.py": """\
         import torch
         from pkg.linalg import scripted
@@ -97,8 +103,8 @@ def test_function_only_cold_code_of_other_files_calls_is_cold(dynlint, tmp_path:
     whole = _findings(dynlint, tmp_path, ".")
     flagged = {scope for path, scope, _ in whole if path == "linalg.py"}
     # `__init__` of another file; a helper whose only caller (another file) `__init__` calls;
-    # a script's `main`.
-    assert not flagged & {"orthonormalize", "inner", "scripted"}, whole
+    # a script's `main`; a constant built at import.
+    assert not flagged & {"orthonormalize", "inner", "scripted", "constant"}, whole
     # Nothing calls it; library code in scope calls it too; handed on as a callback; named
     # in a comment only; called by tests only; by `log_prob` only (a weak name).
     assert flagged == {"api_only", "also_library", "callback", "commented", "tested", "weak"}, whole

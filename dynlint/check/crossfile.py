@@ -258,13 +258,18 @@ def _teaches(sites: list, entry: list, method: bool) -> bool:
 def merged(base, new):
     """The facts of a file's first walk with what a walk of some of its functions again
     added: their return summaries, findings they would give if reached (`conditional`), the
-    sites of the calls they make into other files (a function walked again replaces its)."""
+    sites of the calls they make into other files (a function walked again replaces its),
+    the codes of what they find in neutral functions (`neutral`)."""
     if new is base:
         return base
     calls = {key: dict(per) for key, per in base.calls.items()}
     for key, per in new.calls.items():
         calls.setdefault(key, {}).update(per)
-    out = dataclasses.replace(base, returns={**base.returns, **new.returns}, calls=calls)
+    neutral = dict(base.neutral)
+    for name, (start, end, codes) in new.neutral.items():      # (what a walk again adds)
+        neutral[name] = [start, end, sorted({*neutral.get(name, (0, 0, ()))[2], *codes})]
+    out = dataclasses.replace(base, returns={**base.returns, **new.returns}, calls=calls,
+                              neutral=neutral)
     seen = {(name, f.code, f.line, f.column) for name, f in base.conditional}
     out.conditional = base.conditional + [(name, f) for name, f in new.conditional
                                           if (name, f.code, f.line, f.column) not in seen]

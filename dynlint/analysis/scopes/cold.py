@@ -152,7 +152,8 @@ def cold_caller(f: FunctionInfo, scopes: Scopes) -> bool:
     if scopes.test_module is not None or (f.cls is not None and _TEST_CLASS.search(f.cls.name)):
         return False
     if cold_reason(f, scopes).startswith("its name"):
-        return bool(_COLD_CALLER_NAME.match(f.name))
+        # (a sampler's `__iter__`: its name is checked first, its class is cold too)
+        return bool(_COLD_CALLER_NAME.match(f.name)) or (f.cls is not None and f.cls.cold)
     return True
 
 
