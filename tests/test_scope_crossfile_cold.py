@@ -112,3 +112,38 @@ def test_function_only_cold_code_of_other_files_calls_is_cold(dynlint, tmp_path:
     # A file checked alone gets what it gets with its project.
     alone = _findings(dynlint, tmp_path, "pkg/linalg.py")
     assert alone == [f for f in whole if f[0] == "linalg.py"], (alone, whole)
+
+
+# nerfstudio `models/*.py`, excerpted: an evaluation's metrics by name beside its images; the
+# twin hands back tensors (what a step may go on with), still flagged.
+METRICS = '''\
+from typing import Dict, Tuple
+
+import torch
+
+
+class Model(torch.nn.Module):
+    def forward(self, x):
+        return x * 2
+
+    def get_image_metrics_and_images(
+        self, outputs, batch
+    ) -> Tuple[Dict[str, float], Dict[str, torch.Tensor]]:
+        psnr = ((outputs["rgb"] - batch["image"]) ** 2).mean()
+        metrics_dict = {"psnr": float(psnr.item())}
+        return metrics_dict, {"img": outputs["rgb"]}
+
+    def get_loss_and_images(
+        self, outputs, batch
+    ) -> Tuple[Dict[str, torch.Tensor], Dict[str, torch.Tensor]]:
+        psnr = ((outputs["rgb"] - batch["image"]) ** 2).mean()
+        scale = psnr.item()
+        return {"psnr": psnr * scale}, {"img": outputs["rgb"]}
+'''
+
+
+def test_declared_metrics_by_name_are_a_report(dynlint, write):
+    out = dynlint("check", "--format", "json", "--no-cache", "--isolated", "--exit-zero",
+                  str(write("model.py", METRICS)))
+    found = {(f["line"], f["code"]) for f in json.loads(out.stdout)}
+    assert found == {(21, "DYN201")}, found

@@ -35,15 +35,31 @@ def _host_algorithm(f: FunctionInfo, scopes: Scopes, lines) -> bool:
 def _returns_float(node) -> bool:
     """Declared to return Python floats (`-> float`, `-> tuple[float, float]`): a statistic or
     metric of tensors (a graph's assortativity, a group distance ratio), whose reads of tensor
-    data are its result. Not `-> int`, which is often a size a step needs (`num_nodes`)."""
+    data are its result; or metrics by name beside what they were computed from (`->
+    Tuple[Dict[str, float], Dict[str, Tensor]]`: an evaluation's metrics and images). Not
+    `-> int`, which is often a size a step needs (`num_nodes`)."""
     ann = node.returns
-    if type(ann) is ast.Subscript and type(ann.value) in (ast.Name, ast.Attribute) and \
-            (ann.value.id if type(ann.value) is ast.Name else ann.value.attr) in ("tuple", "Tuple"):
+    if _generic(ann) in ("tuple", "Tuple"):
         ann = ann.slice
         items = ann.elts if type(ann) is ast.Tuple else [ann]
-        return bool(items) and all(type(i) is ast.Name and i.id == "float" or
-                                   type(i) is ast.Constant and i.value is Ellipsis for i in items)
-    return type(ann) is ast.Name and ann.id == "float"
+        return bool(items) and (all(type(i) is ast.Name and i.id == "float" or
+                                    type(i) is ast.Constant and i.value is Ellipsis for i in items)
+                                or any(_float_dict(i) for i in items))
+    return type(ann) is ast.Name and ann.id == "float" or _float_dict(ann)
+
+
+def _generic(ann) -> str | None:
+    """`Tuple` of `Tuple[...]`, `dict` of `dict[...]`; None for anything else."""
+    if type(ann) is ast.Subscript and type(ann.value) in (ast.Name, ast.Attribute):
+        return ann.value.id if type(ann.value) is ast.Name else ann.value.attr
+    return None
+
+
+def _float_dict(ann) -> bool:
+    """`Dict[str, float]`: Python floats by name."""
+    return _generic(ann) in ("dict", "Dict") and type(ann.slice) is ast.Tuple and \
+        len(ann.slice.elts) == 2 and type(ann.slice.elts[1]) is ast.Name and \
+        ann.slice.elts[1].id == "float"
 
 
 # Annotations that name the data pipeline's objects (a library's own dataset bases included,
