@@ -6,7 +6,7 @@ file. Its twins stay in scope: a function nothing calls (public API), one that l
 scope also calls, one that `__init__` also hands on as a callback, one only a comment names,
 one only tests call, one only a method cold by a weak name (`log_prob`) calls, one only a host
 algorithm calls. A file checked alone gets the findings it gets with its project (issue 9).
-Also: a function declared to return metrics by name is a report.""""
+Also: a function declared to return metrics by name is a report."""
 from __future__ import annotations
 
 import json
