@@ -125,6 +125,8 @@ def test_function_only_cold_code_of_other_files_calls_is_cold(dynlint, tmp_path:
     # A file checked alone gets what it gets with its project.
     alone = _findings(dynlint, tmp_path, "pkg/linalg.py")
     assert alone == [f for f in whole if f[0] == "linalg.py"], (alone, whole)
+    why = dynlint("check", "--no-cache", "--explain", "pkg/linalg.py:7", cwd=tmp_path).stdout
+    assert "cold" in why and "only from cold code" in why, why
 
 
 # nerfstudio `models/*.py`, excerpted: an evaluation's metrics by name beside its images; the
