@@ -97,7 +97,7 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
     cold_calls: set = set()
     for f in scopes.order:
         unit = f.parent is None         # a module-level function or a method
-        if unit and f.role == Role.NEUTRAL:
+        if unit and f.cls is None and f.role == Role.NEUTRAL:    # (what cold_called may drop)
             exports["~" + f.qualname] = (False, frozenset(calls.of(f)))
         elif unit and f.role == Role.COLD and id(f) not in soft and cold_caller(f, scopes):
             cold_calls |= calls.of(f)
