@@ -103,8 +103,9 @@ FILES = {
 }
 
 
-def _findings(dynlint, root, *args):
-    out = dynlint("check", *args, "--output-format", "json", "--no-cache", cwd=root)
+def _findings(dynlint, root, *args, cache=False):
+    out = dynlint("check", *args, "--output-format", "json", *([] if cache else ["--no-cache"]),
+                  cwd=root)
     return sorted((f["path"].rsplit("/", 1)[-1], f["scope"], f["code"])
                   for f in json.loads(out.stdout))
 
@@ -125,6 +126,9 @@ def test_function_only_cold_code_of_other_files_calls_is_cold(dynlint, tmp_path:
     # A file checked alone gets what it gets with its project.
     alone = _findings(dynlint, tmp_path, "pkg/linalg.py")
     assert alone == [f for f in whole if f[0] == "linalg.py"], (alone, whole)
+    # Cold, then warm (the step read from its record): the same.
+    assert _findings(dynlint, tmp_path, ".", cache=True) == whole
+    assert _findings(dynlint, tmp_path, ".", cache=True) == whole
     why = dynlint("check", "--no-cache", "--explain", "pkg/linalg.py:7", cwd=tmp_path).stdout
     assert "cold" in why and "only from cold code" in why, why
 
