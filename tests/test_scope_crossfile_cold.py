@@ -166,3 +166,32 @@ def test_declared_metrics_by_name_are_a_report(dynlint, write):
                   str(write("model.py", METRICS)))
     found = {(f["line"], f["code"]) for f in json.loads(out.stdout)}
     assert found == {(21, "DYN201")}, found
+
+
+# torchgeo `samplers/single.py`, excerpted: a sampler parameterised by what it yields is a
+# sampler (data code, cold); the twin's generic base says nothing.
+GENERIC_BASES = '''\
+from typing import Generic, Iterator, TypeVar
+
+import torch
+from torch.utils.data import Sampler
+
+T = TypeVar("T")
+
+
+class RandomGeoSampler(Sampler[tuple[slice, slice]]):
+    def draw(self, areas):
+        return areas[areas > 0]
+
+
+class Boxes(Generic[T]):
+    def draw(self, areas):
+        return areas[areas > 0]
+'''
+
+
+def test_parameterised_data_base_is_a_data_base(dynlint, write):
+    out = dynlint("check", "--format", "json", "--no-cache", "--isolated", "--exit-zero",
+                  str(write("samplers.py", GENERIC_BASES)))
+    found = {(f["line"], f["code"]) for f in json.loads(out.stdout)}
+    assert found == {(16, "DYN101")}, found
