@@ -49,8 +49,9 @@ class StepRecord:
 
     def load(self):
         """(findings of the walks again, reached findings, lines by display, the functions
-        whose findings it drops: runner._in_cold) as the step found them, or None when there is no valid record for this digest and the files
-        walked again are not all as they were."""
+        whose findings it drops: runner._in_cold) as the step found them, or None when there
+        is no valid record for this digest and the files walked again are not all as they
+        were."""
         if self._kept is self:
             kept = self.cache.record(self.name, self.digest, _decode)
             if kept is not None and any(self._digest(path) != digest

@@ -137,12 +137,12 @@ class _CallRefs:
     def _name(self, node):
         if type(node) is ast.Name:
             if node.id in self.aliases:
-                return self.aliases[node.id]
+                return _project(self.aliases[node.id])
             if node.id in self.local:
                 return f"{self.module}.{node.id}"
         elif type(node) is ast.Attribute and type(node.value) is ast.Name and \
                 node.value.id in self.aliases:
-            return f"{self.aliases[node.value.id]}.{node.attr}"
+            return _project(f"{self.aliases[node.value.id]}.{node.attr}")
         return None
 
     def at_import(self, body) -> set:
@@ -186,6 +186,13 @@ class _CallRefs:
                 if name is not None:
                     self.live.add(name)
         return out
+
+
+def _project(name: str) -> str | None:
+    """`name`, unless it is surely of a library the project uses (torch, numpy, the standard
+    library): nothing there is dropped, so the facts need not carry it."""
+    return None if (name + ".").startswith(_NOT_PROJECT) or name.partition(".")[0] in _STDLIB \
+        else name
 
 
 # `self.x = ...` / `self.x: T = ...`: an attribute the class stores, no method it calls.
