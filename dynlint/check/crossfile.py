@@ -42,9 +42,72 @@ def resolve(all_facts, why: dict | None = None) -> list:
     and methods reference; a function becomes model code once a model-code reference reaches
     it. With `why`, each name reached records what reached it (see `_reach`).
     """
+    return resolve_both(all_facts, why)[0]
+
+
+def resolve_both(all_facts, why: dict | None = None) -> tuple:
+    """(resolve's findings, the module-level functions neutral in their files whose every
+    caller in the project is cold: `cold_called`)."""
     model = _reach(all_facts, why)
     return [finding for facts in all_facts for func, finding in facts.conditional
-            if f"{facts.module}.{func}" in model]
+            if f"{facts.module}.{func}" in model], cold_called(all_facts, model)
+
+
+def cold_called(all_facts, model: set) -> set:
+    """The functions (absolute names) neutral in their file, reached by no model code, whose
+    every caller in the project is cold, to a fixed point: the rule that makes a function
+    cold in its file when only cold code there calls it (scopes.cold._spread_cold), across
+    files. A call counts when a cold function's tree calls the function (`<cold>`: not a
+    test, not a name that is weak evidence, see scopes.cold.cold_caller) or when a neutral
+    function that is itself cold-called does (its `~name` export); any other mention (model
+    code, library code in scope, a callback handed on: `<live>`, a registry: `<module>`)
+    keeps it in scope, and so does having no caller at all (public API)."""
+    aliases = _aliases(all_facts)
+
+    def names(ref):                 # a name and what the re-exports it goes through stand for
+        hops, out = {}, [ref]
+        while (ref := _reexported(ref, aliases, hops)) is not None:
+            out.append(ref)
+        return out
+    neutral: dict = {}              # name -> what it calls
+    mentioned: dict = {}            # name -> the neutral functions that mention it
+    called: dict = {}               # name -> the cold callers and neutral functions calling it
+    live: set = set()
+    for facts in all_facts:
+        module = facts.module
+        for name, (is_model, refs) in facts.exports.items():
+            if name[0] == "~":
+                caller = f"{module}.{name[1:]}"
+                neutral[caller] = refs
+                for ref in refs:
+                    for target in names(ref):
+                        called.setdefault(target, set()).add(caller)
+            elif name == "<cold>":
+                for ref in refs:
+                    for target in names(ref):
+                        called.setdefault(target, set()).add(None)
+            elif name in ("<live>", "<module>"):
+                for ref in refs:
+                    live.update(names(ref))
+            else:
+                caller = f"{module}.{name}"
+                for ref in refs:
+                    for target in names(ref):
+                        mentioned.setdefault(target, set()).add(caller)
+    cold: set = set()
+    candidates = [n for n in neutral if n in called and n not in model and n not in live]
+    changed = True
+    while changed:
+        changed = False
+        for name in candidates:
+            if name in cold:
+                continue
+            callers = called[name] - {name}
+            if callers and all(c is None or c in cold for c in callers) and \
+                    all(c in cold or c == name for c in mentioned.get(name, ())):
+                cold.add(name)
+                changed = True
+    return cold
 
 
 MAX_ROUNDS = 6      # rounds of the summaries' fixed point (chains of helpers are short)
@@ -202,13 +265,18 @@ def _teaches(sites: list, entry: list, method: bool) -> bool:
 def merged(base, new):
     """The facts of a file's first walk with what a walk of some of its functions again
     added: their return summaries, findings they would give if reached (`conditional`), the
-    sites of the calls they make into other files (a function walked again replaces its)."""
+    sites of the calls they make into other files (a function walked again replaces its),
+    the codes of what they find in neutral functions (`neutral`)."""
     if new is base:
         return base
     calls = {key: dict(per) for key, per in base.calls.items()}
     for key, per in new.calls.items():
         calls.setdefault(key, {}).update(per)
-    out = dataclasses.replace(base, returns={**base.returns, **new.returns}, calls=calls)
+    neutral = dict(base.neutral)
+    for name, (start, end, codes) in new.neutral.items():      # (what a walk again adds)
+        neutral[name] = [start, end, sorted({*neutral.get(name, (0, 0, ()))[2], *codes})]
+    out = dataclasses.replace(base, returns={**base.returns, **new.returns}, calls=calls,
+                              neutral=neutral)
     seen = {(name, f.code, f.line, f.column) for name, f in base.conditional}
     out.conditional = base.conditional + [(name, f) for name, f in new.conditional
                                           if (name, f.code, f.line, f.column) not in seen]

@@ -15,7 +15,7 @@ from ..analysis.oneshot import once_regions
 from ..analysis.scopes import index_module
 from ..analysis.scopes.cold import cold_reason
 from ..analysis.scopes.crossfile import resolve_import
-from .crossfile import project_facts, resolve
+from .crossfile import project_facts, resolve_both
 from ..engine.match import split_lines
 from ..project import source
 from ..project.discover import discover, display_path
@@ -161,6 +161,11 @@ def _explain_line(mod: _Module, line: int, cross) -> tuple[str, list[str]]:
         if steps:
             inner = [] if f is top else [f"-> {mod.where(f)}, defined inside it"]
             return "model code (reached from another file)", steps + inner + [f"-> line {line}"]
+    if cross is not None and f.role == Role.NEUTRAL and \
+            f"{mod.module}.{top.qualname}" in cross.cold_called:
+        return "cold", [f"{mod.where(top)} is called only from cold code of the project (`__init__`, "
+                        "code run at import, a script's `main`, data code, through the cross-file "
+                        "step)", "rules limited to model code do not look at it"]
     if f.role == Role.COLD:
         return "cold", [f"{mod.where(f)} is cold: {cold_reason(f, mod.scopes)}",
                         "rules limited to model code do not look at it"]
@@ -201,7 +206,7 @@ class _CrossFile:
                     all_facts.append(facts)
         all_facts += project_facts(files, named, plan, use_cache, jobs)
         self.why: dict = {}
-        resolve(all_facts, self.why)
+        _, self.cold_called = resolve_both(all_facts, self.why)
         self.reached = set(self.why)
         # Which module is which file: the files named and the rest of their projects.
         self.paths = {module_name(p)[0]: p for p in [*named, *unnamed_files(files, named,

@@ -91,14 +91,14 @@ def facts_to_json(facts: FileFacts) -> list:
     if facts.summarises():
         out += [dict(facts.returns),                # tuples (nested too) become lists
                 facts.demands, facts.classes, facts.aliases, facts.calls, facts.opens,
-                facts.imports]
+                facts.imports, facts.neutral]
     return out
 
 
 def facts_from_json(data, path: str) -> FileFacts:
     """The names come back as the lists JSON gives (the cross-file step only iterates them):
     building 50,000 frozensets would be most of a warm run's decoding."""
-    _check(type(data) is list and len(data) in (4, 11) and type(data[0]) is str
+    _check(type(data) is list and len(data) in (4, 12) and type(data[0]) is str
            and type(data[1]) is dict and type(data[3]) is list)
     exports = data[1]
     _check(all(type(v) is list and len(v) == 2 and type(v[0]) is bool and type(v[1]) is list
@@ -110,11 +110,14 @@ def facts_from_json(data, path: str) -> FileFacts:
         _check(type(item) is list and len(item) == 2 and type(item[0]) is str)
         conditional.append((item[0], finding_from_json(item[1], path)))
     facts = FileFacts(data[0], exports, _strs(data[2]), conditional)
-    if len(data) == 11:
-        returns, demands, classes, aliases, calls, opens, imports = data[4:]
+    if len(data) == 12:
+        returns, demands, classes, aliases, calls, opens, imports, neutral = data[4:]
         _check(type(returns) is dict and type(demands) is dict and type(classes) is dict
                and type(aliases) is dict and type(calls) is dict and type(opens) is dict
-               and type(imports) is list)
+               and type(imports) is list and type(neutral) is dict)
+        _check(all(type(v) is list and len(v) == 3 and type(v[0]) is int and type(v[1]) is int
+                   and type(v[2]) is list for v in neutral.values()))
+        facts.neutral = neutral
         _check(all(type(v) is dict for v in calls.values()))
         facts.calls, facts.opens, facts.imports = calls, opens, imports
         _check(all(type(v) is list for v in demands.values()))
@@ -166,7 +169,7 @@ def facts_flags(facts: FileFacts) -> int:
     """IN_STEP: the file takes part in the cross-file step; STARTS_STEP: the step must run."""
     flags = IN_STEP if (facts.exports or facts.model_refs or facts.conditional
                         or facts.summarises()) else 0
-    if facts.conditional or facts.demands or facts.opens:
+    if facts.conditional or facts.demands or facts.opens or facts.neutral:
         flags |= STARTS_STEP
     return flags
 

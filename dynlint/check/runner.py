@@ -14,8 +14,7 @@ from ..project import notebook, source
 from ..project.cache import Configurations, content_hash
 from ..project.discover import discover, display_path
 from ..project.scope import module_name  # noqa: F401  (used here and by the server)
-from .crossfile import Memo, cached_files, external_key, project_facts, \
-    resolve as resolve_cross_file, settle
+from .crossfile import Memo, cached_files, external_key, project_facts, resolve_both, settle
 from ..engine.match import Engine
 from ..finding import internal_error
 from ..report import snippets
@@ -210,7 +209,7 @@ def cross_file_step(named: list, others: list, found_in: dict, findings: list, c
     instead of running it, else kept for next time (the caller saves `configs`)."""
     kept = record.load() if record is not None else None
     if kept is not None:
-        added, reached, lines = kept
+        added, reached, lines, dropped = kept
         for display, cut in lines.items():
             snippets.remember(display, cut)
     else:
@@ -218,13 +217,25 @@ def cross_file_step(named: list, others: list, found_in: dict, findings: list, c
         if any(facts.demands or facts.opens for facts in named):
             added, lines, walked = _settle(named, others, found_in, configs, texts, jobs,
                                            save=record is None)
-        reached = resolve_cross_file(named + others)
+        reached, cold = resolve_both(named + others)
+        dropped = sorted([found_in[facts.origin][0], *facts.neutral[name[len(facts.module) + 1:]]]
+                         for facts in named if facts.neutral
+                         for name in cold.intersection(f"{facts.module}.{q}" for q in facts.neutral))
         if record is not None:
-            record.store(added, reached, lines, walked)
+            record.store(added, reached, lines, walked, dropped)
     if added:
         have = {(f.path, f.code, f.line, f.column) for f in findings}
         findings = findings + [f for f in added if (f.path, f.code, f.line, f.column) not in have]
+    if dropped:
+        findings = [f for f in findings if not _in_cold(f, dropped)]
     return _merge_reached(findings, reached)
+
+
+def _in_cold(f, dropped: list) -> bool:
+    """Whether finding `f` lies in a function the cross-file step found called from cold code
+    only (`dropped`: [display, first line, last line, codes the function's findings have])."""
+    return any(f.path == path and start <= f.line <= end and f.code in codes
+               for path, start, end, codes in dropped)
 
 
 _BUFFER_WALKS: dict = {}        # the server's walks of unsaved text: never in the disk cache

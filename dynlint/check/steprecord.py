@@ -48,27 +48,30 @@ class StepRecord:
         return entry[2] if entry is not None else None
 
     def load(self):
-        """(findings of the walks again, reached findings, lines by display) as the step
-        found them, or None when there is no valid record for this digest and the files
-        walked again are not all as they were."""
+        """(findings of the walks again, reached findings, lines by display, the functions
+        whose findings it drops: runner._in_cold) as the step found them, or None when there
+        is no valid record for this digest and the files walked again are not all as they
+        were."""
         if self._kept is self:
             kept = self.cache.record(self.name, self.digest, _decode)
             if kept is not None and any(self._digest(path) != digest
                                         for path, digest in kept[3]):
                 kept = None
-            self._kept = kept and kept[:3]
+            self._kept = kept and (*kept[:3], kept[4])
         return self._kept
 
-    def store(self, added: list, reached: list, lines: dict, walked) -> None:
+    def store(self, added: list, reached: list, lines: dict, walked, dropped: list) -> None:
         """`walked`: the named files the step walked again (their findings depend on their
-        text, not only on their facts)."""
+        text, not only on their facts); `dropped`: the functions whose findings it drops
+        (runner._in_cold)."""
         found = added + reached
         digests = [[path, self._digest(path)] for path in sorted(walked)]
         if any(digest is None for _, digest in digests):
             return
         data = [[finding_to_json(f) for f in found], None, None,
                 [len(added), [f.path for f in found],
-                 [[display, lines_to_json(kept)] for display, kept in lines.items()], digests]]
+                 [[display, lines_to_json(kept)] for display, kept in lines.items()], digests,
+                 dropped]]
         self.cache.keep_record(self.name, self.digest, data, KEEP)
 
 
@@ -76,9 +79,12 @@ def _decode(data):
     _check(type(data) is list and len(data) == 4 and type(data[0]) is list
            and data[1] is None and data[2] is None)
     meta = data[3]
-    _check(type(meta) is list and len(meta) == 4 and type(meta[0]) is int
-           and type(meta[1]) is list and type(meta[2]) is list and type(meta[3]) is list)
-    n_added, paths, kept, walked = meta
+    _check(type(meta) is list and len(meta) == 5 and type(meta[0]) is int
+           and type(meta[1]) is list and type(meta[2]) is list and type(meta[3]) is list
+           and type(meta[4]) is list)
+    n_added, paths, kept, walked, dropped = meta
+    _check(all(type(d) is list and len(d) == 4 and type(d[0]) is str and type(d[1]) is int
+               and type(d[2]) is int and type(d[3]) is list for d in dropped))
     _check(all(type(w) is list and len(w) == 2 and type(w[0]) is str and type(w[1]) is str
                for w in walked))
     _check(len(paths) == len(data[0]) and 0 <= n_added <= len(paths)
@@ -89,7 +95,7 @@ def _decode(data):
         _check(type(item) is list and len(item) == 2 and type(item[0]) is str)
         lines[item[0]] = lines_from_json(item[1])
         _check(lines[item[0]] is not None)
-    return found[:n_added], found[n_added:], lines, walked
+    return found[:n_added], found[n_added:], lines, walked, dropped
 
 
 def step_record(named: list, others: list):

@@ -51,11 +51,15 @@ class FileFacts:
     calls: dict = field(default_factory=dict)
     opens: dict = field(default_factory=dict)
     imports: list = field(default_factory=list)
+    # Module-level functions neutral here (no caller in the file) holding findings that cold
+    # code would not get: name -> [first line, last line, codes]; dropped by the cross-file
+    # step if every caller in the project is cold (crossfile.cold_called).
+    neutral: dict = field(default_factory=dict)
     origin: str | None = None                        # the file (not cached)
 
     def summarises(self) -> bool:
         return bool(self.returns or self.demands or self.classes or self.aliases or
-                    self.calls or self.opens or self.imports)
+                    self.calls or self.opens or self.imports or self.neutral)
 
 
 def _callee_key(func, imports) -> str | None:
@@ -216,6 +220,7 @@ class Engine:
             analyzer.calls.external = external
         analyzer.only = only
         collect = facts is not None
+        analyzer.neutral_hits = {}
         matcher = Matcher(analyzer.qualname)
         index = self._index_for(source)
         by_call, any_call = index.by_call, index.any_call
@@ -250,12 +255,15 @@ class Engine:
                                 path, noqa)
         if collect:
             from ..analysis.scopes.crossfile import class_facts, cross_file_facts, project_imports
-            facts.exports, facts.model_refs = cross_file_facts(analyzer.scopes, lines, module, is_package)
+            facts.exports, facts.model_refs = cross_file_facts(analyzer.scopes, lines, module, is_package,
+                                                                tree)
             facts.classes, facts.aliases = class_facts(analyzer.scopes, module, is_package)
             facts.returns = analyzer.calls.exported()
             facts.demands = {k: sorted(v) for k, v in sorted(analyzer.calls.demands.items())}
             facts.calls, facts.opens = analyzer.calls.out_calls, analyzer.calls.opens()
             facts.imports = project_imports(analyzer.scopes, module, is_package)
+            facts.neutral = {name: [start, end, sorted(codes)] for name, (start, end, codes)
+                             in sorted(analyzer.neutral_hits.items())}
             pending = [c for c in candidates if c.conditional is not None]
             if pending:
                 facts.conditional = self._conditional(pending, source, lines, path, noqa)
@@ -276,7 +284,7 @@ class Engine:
         from ..analysis.scopes.crossfile import class_facts, cross_file_facts, project_imports
         lines = split_lines(source)
         scopes = index_module(tree, lines, module=module, defer=True)
-        facts.exports, facts.model_refs = cross_file_facts(scopes, lines, module, is_package)
+        facts.exports, facts.model_refs = cross_file_facts(scopes, lines, module, is_package, tree)
         facts.classes, facts.aliases = class_facts(scopes, module, is_package)
         facts.imports = project_imports(scopes, module, is_package)
         scopes.release()
@@ -385,7 +393,16 @@ class Engine:
                     and Role.MODEL in roles):
                 return
             conditional = frame.top.qualname
+        n = len(out)
         self._match(entry, node, analyzer, matcher, out, collect, memo, conditional)
+        if len(out) > n and collect and conditional is None and role is Role.NEUTRAL and \
+                Role.COLD not in roles and frame.top is not None and frame.top.cls is None \
+                and frame.top.parent is None:
+            # A finding cold code would not get, in a module-level function neutral here:
+            # gone if the project's callers of the function are all cold.
+            top = frame.top
+            analyzer.neutral_hits.setdefault(top.qualname, (top.node.lineno, top.node.end_lineno,
+                                                            set()))[2].add(rule.code)
 
     def _match(self, entry, node, analyzer, matcher, out, collect, memo, conditional) -> None:
         rule, spec, pat, _ = entry

@@ -134,7 +134,7 @@ class Folder:
                 named.append(facts)
                 found_in[path] = (path, profile, own)
                 texts[path] = text
-        if any(facts.conditional or facts.demands for facts in named):
+        if any(facts.conditional or facts.demands or facts.neutral for facts in named):
             others = [f for p, f in self.facts.items() if p not in self.docs]
             findings = cross_file_step(named, others, found_in, findings, self.configs, texts)
         out: dict = {path: [] for path in self.docs}

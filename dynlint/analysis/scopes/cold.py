@@ -63,15 +63,31 @@ def _in_loop(node, imports, modules) -> bool:
 def _returns_float(node) -> bool:
     """Declared to return Python floats (`-> float`, `-> tuple[float, float]`): a statistic or
     metric of tensors (a graph's assortativity, a group distance ratio), whose reads of tensor
-    data are its result. Not `-> int`, which is often a size a step needs (`num_nodes`)."""
+    data are its result; or metrics by name beside what they were computed from (`->
+    Tuple[Dict[str, float], Dict[str, Tensor]]`: an evaluation's metrics and images). Not
+    `-> int`, which is often a size a step needs (`num_nodes`)."""
     ann = node.returns
-    if type(ann) is ast.Subscript and type(ann.value) in (ast.Name, ast.Attribute) and \
-            (ann.value.id if type(ann.value) is ast.Name else ann.value.attr) in ("tuple", "Tuple"):
+    if _generic(ann) in ("tuple", "Tuple"):
         ann = ann.slice
         items = ann.elts if type(ann) is ast.Tuple else [ann]
-        return bool(items) and all(type(i) is ast.Name and i.id == "float" or
-                                   type(i) is ast.Constant and i.value is Ellipsis for i in items)
-    return type(ann) is ast.Name and ann.id == "float"
+        return bool(items) and (all(type(i) is ast.Name and i.id == "float" or
+                                    type(i) is ast.Constant and i.value is Ellipsis for i in items)
+                                or any(_float_dict(i) for i in items))
+    return type(ann) is ast.Name and ann.id == "float" or _float_dict(ann)
+
+
+def _generic(ann) -> str | None:
+    """`Tuple` of `Tuple[...]`, `dict` of `dict[...]`; None for anything else."""
+    if type(ann) is ast.Subscript and type(ann.value) in (ast.Name, ast.Attribute):
+        return ann.value.id if type(ann.value) is ast.Name else ann.value.attr
+    return None
+
+
+def _float_dict(ann) -> bool:
+    """`Dict[str, float]`: Python floats by name."""
+    return _generic(ann) in ("dict", "Dict") and type(ann.slice) is ast.Tuple and \
+        len(ann.slice.elts) == 2 and type(ann.slice.elts[1]) is ast.Name and \
+        ann.slice.elts[1].id == "float"
 
 
 # Annotations that name the data pipeline's objects (a library's own dataset bases included,
@@ -162,3 +178,29 @@ def _spread_cold(order: list[FunctionInfo], graph: _CallGraph, soft: set,
                 g.role = Role.COLD
                 soft.add(id(g))
                 changed = True
+
+
+# Names that say where code runs by what Python or the frameworks call them for (construction,
+# weight initialisation, printing, a script's `main`, data plumbing, drawing). Not the weaker
+# ones (`log_prob` matches `log_*`, `validate_*`, `run`, `load*`, `fit*`) nor tests: a test
+# calling a function is no sign that it is not API.
+_COLD_CALLER_NAME = re.compile(
+    r"^(__init__|__new__|__post_init__|__setstate__|_?init_weights?|reset_parameters|"
+    r"extra_repr|__repr__|__str__|main|parse_args|prepare_data|setup|configure_optimizers|"
+    r"collate.*|.*dataset.*|.*dataloader.*|download.*|plot.*|visuali[sz]e.*)$", re.IGNORECASE)
+
+
+def cold_caller(f: FunctionInfo, scopes: Scopes) -> bool:
+    """Whether the cold function `f`, calling a function of another file, makes a cold call
+    (crossfile.cold_called): cold by its code, its class or a name above, not in tests."""
+    if scopes.test_module is not None or (f.cls is not None and _TEST_CLASS.search(f.cls.name)) \
+            or id(f) in scopes.host_algorithms:
+        # (a host algorithm may run on every step: an ODE solver's step-size search)
+        return False
+    if cold_reason(f, scopes).startswith("its name"):
+        # (a sampler's `__iter__`: its name is checked first, its class is cold too)
+        return bool(_COLD_CALLER_NAME.match(f.name)) or (f.cls is not None and f.cls.cold)
+    return True
+
+
+_TEST_CLASS = re.compile(r"^Test|Tests$")

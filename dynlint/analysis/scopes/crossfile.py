@@ -2,9 +2,11 @@
 (what its functions refer to, what its classes hold) and the project modules it imports."""
 from __future__ import annotations
 
+import ast
 import re
 
 from ..roles import Role
+from .cold import cold_caller
 from .info import ClassInfo, FunctionInfo, Scopes
 from .naming import _HELD_INSTANCE, _STDLIB
 
@@ -41,12 +43,16 @@ def _is_word(char: str) -> bool:
     return char.isalnum() or char == "_"         # what `\w` matches in a str regex
 
 
-def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: bool):
+def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: bool,
+                     tree: ast.Module | None = None):
     """What other files need to follow calls into and out of this one.
 
     Returns (exports, model_refs): for each module-level function, whether it is model code
     here and the absolute names it references; and the absolute names referenced from this
-    file's model code. Names are read from function text, like in-file reachability.
+    file's model code. Names are read from function text, like in-file reachability. Aside,
+    for `cold_called` (check/crossfile.py), from the `tree`: what each neutral function calls
+    (`~name`), what cold code and import-time code call (`<cold>`), and what they name
+    without calling (`<live>`).
     """
     aliases = {a: resolve_import(t, module, is_package) for a, t in scopes.imports.items()}
     local = {f.name for f in scopes.order if f.cls is None and f.parent is None}
@@ -87,8 +93,14 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
     model_refs: set[str] = set()
     stored: dict[int, set] = {}
     soft = scopes.soft_cold
+    calls = _CallRefs(module, aliases, local)
+    cold_calls: set = set()
     for f in scopes.order:
         unit = f.parent is None         # a module-level function or a method
+        if unit and f.cls is None and f.role == Role.NEUTRAL:    # (what cold_called may drop)
+            exports["~" + f.qualname] = (False, frozenset(calls.of(f)))
+        elif unit and f.role == Role.COLD and id(f) not in soft and cold_caller(f, scopes):
+            cold_calls |= calls.of(f)
         if f.steps:         # a training step is an end: what it calls is no model code for it
             if unit:
                 exports[f.qualname] = (True, frozenset())
@@ -99,7 +111,88 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
                 exports[f.qualname] = (True, frozenset(refs))
         elif unit and (f.role == Role.NEUTRAL or id(f) in soft):
             exports[f.qualname] = (False, frozenset(refs_of(f) | _self_refs(f, lines, module, stored, aliases, scopes.classes)))
+    if tree is not None and scopes.test_module is None:
+        cold_calls |= calls.at_import(tree.body)
+    if cold_calls:
+        exports["<cold>"] = (False, frozenset(cold_calls))
+    if calls.live:
+        exports["<live>"] = (False, frozenset(calls.live))
     return exports, frozenset(model_refs)
+
+
+# Statements whose children are statements run at import when they are at module level.
+_BLOCKS = frozenset({ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try,
+                     getattr(ast, "TryStar", ast.Try)})
+
+
+class _CallRefs:
+    """What a function calls (absolute names), read from its tree, not its text: a name in a
+    comment or docstring calls nothing. What it names without calling (a callback handed on,
+    `self.act = gelu`, a decorator) may run anywhere: gathered in `live`."""
+
+    def __init__(self, module: str, aliases: dict, local: set):
+        self.module, self.aliases, self.local = module, aliases, local
+        self.live: set = set()
+
+    def _name(self, node):
+        if type(node) is ast.Name:
+            if node.id in self.aliases:
+                return _project(self.aliases[node.id])
+            if node.id in self.local:
+                return f"{self.module}.{node.id}"
+        elif type(node) is ast.Attribute and type(node.value) is ast.Name and \
+                node.value.id in self.aliases:
+            return _project(f"{self.aliases[node.value.id]}.{node.attr}")
+        return None
+
+    def at_import(self, body) -> set:
+        """What module-level code and class bodies call (a constant built at import, a
+        script's `main()`, a registration), and the defaults and decorators of functions:
+        once, at import."""
+        nodes, todo = [], list(body)
+        while todo:
+            n = todo.pop()
+            t = type(n)
+            if t is ast.FunctionDef or t is ast.AsyncFunctionDef:
+                for part in (*n.decorator_list, *n.args.defaults, *n.args.kw_defaults):
+                    if part is not None:
+                        nodes.extend(ast.walk(part))
+            elif t is ast.ClassDef:
+                for part in (*n.decorator_list, *n.bases, *n.keywords):
+                    nodes.extend(ast.walk(part))
+                todo.extend(n.body)
+            elif t in _BLOCKS or t is ast.ExceptHandler:
+                todo.extend(c for c in ast.iter_child_nodes(n))
+            else:
+                nodes.extend(ast.walk(n))
+        return self._calls(nodes)
+
+    def of(self, f: FunctionInfo) -> set:
+        return self._calls(list(ast.walk(f.node)))
+
+    def _calls(self, nodes: list) -> set:
+        out, seen = set(), set()        # (seen: callees, and the modules of `mod.f`)
+        for n in nodes:
+            if type(n) is ast.Call:
+                seen.add(id(n.func))
+                name = self._name(n.func)
+                if name is not None:
+                    out.add(name)
+            elif type(n) is ast.Attribute:
+                seen.add(id(n.value))
+        for n in nodes:
+            if type(n) in (ast.Name, ast.Attribute) and id(n) not in seen:
+                name = self._name(n)
+                if name is not None:
+                    self.live.add(name)
+        return out
+
+
+def _project(name: str) -> str | None:
+    """`name`, unless it is surely of a library the project uses (torch, numpy, the standard
+    library): nothing there is dropped, so the facts need not carry it."""
+    return None if (name + ".").startswith(_NOT_PROJECT) or name.partition(".")[0] in _STDLIB \
+        else name
 
 
 # `self.x = ...` / `self.x: T = ...`: an attribute the class stores, no method it calls.

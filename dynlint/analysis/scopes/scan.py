@@ -34,7 +34,9 @@ def _scan(body, scopes: Scopes, order, func, cls, prefix, top) -> None:
                     sep = "" if base.endswith(".") else "."
                     scopes.imports[a.asname or a.name] = base + sep + a.name
         elif t is ast.ClassDef:
-            bases = [scopes.qualname(b) or "" for b in node.bases]
+            # (`Sampler[tuple[slice, ...]]`, `Dataset[T]`: the generic class, parameterised)
+            bases = [scopes.qualname(b.value if type(b) is ast.Subscript else b) or ""
+                     for b in node.bases]
             if scopes.why is not None:
                 scopes.bases[node.name] = bases
             known = scopes.classes
