@@ -158,7 +158,9 @@ def _declared_fields(analyzer, cls) -> list:
     methods = {id(info.node) for infos in cls.methods.values() for info in infos}
     if not methods:
         return []
-    holders = _holders(analyzer)
+    holders = _holders(analyzer, False)
+    if not all(m in holders for m in methods):     # a class in a function: every statement
+        holders = _holders(analyzer, True)
     found = {id(c): c for c in (holders.get(m) for m in methods)
              if c is not None and c.name == cls.name}
     if len(found) > 1:              # (rare) the first such class statement in `ast.walk` order
@@ -174,17 +176,25 @@ def _declared_fields(analyzer, cls) -> list:
     return []
 
 
-def _holders(analyzer) -> dict:
-    """id(statement) -> the class statement whose body holds it, over the module (found once
-    per module: a walk of the whole tree per class cost a few per cent of a run)."""
-    table = analyzer.__dict__.get("_class_holders")
+def _holders(analyzer, everywhere: bool) -> dict:
+    """id(statement) -> the class statement whose body holds it: the classes outside
+    functions, or `everywhere` (found once per module: a walk of the whole tree per class
+    cost a few per cent of a run)."""
+    key = "_class_holders_all" if everywhere else "_class_holders"
+    table = analyzer.__dict__.get(key)
     if table is None:
-        table = analyzer.__dict__["_class_holders"] = {}
+        table = analyzer.__dict__[key] = {}
         tree = analyzer.tree
-        for node in statements(tree.body if type(tree) is ast.Module else [tree]):
-            if type(node) is ast.ClassDef:
+        todo = tree.body if type(tree) is ast.Module else [tree]
+        while todo:
+            classes = [n for n in statements(todo, enter_defs=everywhere)
+                       if type(n) is ast.ClassDef]
+            todo = []
+            for node in classes:
                 for n in node.body:
                     table[id(n)] = node
+                if not everywhere:
+                    todo += node.body   # (classes nested in classes)
     return table
 
 
