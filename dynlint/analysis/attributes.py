@@ -82,7 +82,16 @@ def _class_assignments(analyzer, cls) -> list:
     found = table.get(id(cls))
     if found is None:
         found = table[id(cls)] = [pair for infos in cls.methods.values() for info in infos
-                                  for pair in _assignments(info.node, analyzer.lines)]
+                                  for pair in _method_assignments(analyzer, info)]
+    return found
+
+
+def _method_assignments(analyzer, info) -> list:
+    """`_assignments` of one method, read once (`_owners` asks again)."""
+    table = analyzer.__dict__.setdefault("_method_assignments", {})
+    found = table.get(id(info.node))
+    if found is None:
+        found = table[id(info.node)] = list(_assignments(info.node, analyzer.lines))
     return found
 
 
@@ -149,12 +158,44 @@ def _declared_fields(analyzer, cls) -> list:
     methods = {id(info.node) for infos in cls.methods.values() for info in infos}
     if not methods:
         return []
-    for node in ast.walk(analyzer.tree):
-        if type(node) is ast.ClassDef and node.name == cls.name and \
-                any(id(n) in methods for n in node.body):
-            return [(n.target.id, n.annotation) for n in node.body
-                    if type(n) is ast.AnnAssign and type(n.target) is ast.Name]
+    holders = _holders(analyzer, False)
+    if not all(m in holders for m in methods):     # a class in a function: every statement
+        holders = _holders(analyzer, True)
+    found = {id(c): c for c in (holders.get(m) for m in methods)
+             if c is not None and c.name == cls.name}
+    if len(found) > 1:              # (rare) the first such class statement in `ast.walk` order
+        found = {}
+        for node in ast.walk(analyzer.tree):
+            if type(node) is ast.ClassDef and node.name == cls.name and \
+                    any(id(n) in methods for n in node.body):
+                found[id(node)] = node
+                break
+    for node in found.values():
+        return [(n.target.id, n.annotation) for n in node.body
+                if type(n) is ast.AnnAssign and type(n.target) is ast.Name]
     return []
+
+
+def _holders(analyzer, everywhere: bool) -> dict:
+    """id(statement) -> the class statement whose body holds it: the classes outside
+    functions, or `everywhere` (found once per module: a walk of the whole tree per class
+    cost a few per cent of a run)."""
+    key = "_class_holders_all" if everywhere else "_class_holders"
+    table = analyzer.__dict__.get(key)
+    if table is None:
+        table = analyzer.__dict__[key] = {}
+        tree = analyzer.tree
+        todo = tree.body if type(tree) is ast.Module else [tree]
+        while todo:
+            classes = [n for n in statements(todo, enter_defs=everywhere)
+                       if type(n) is ast.ClassDef]
+            todo = []
+            for node in classes:
+                for n in node.body:
+                    table[id(n)] = node
+                if not everywhere:
+                    todo += node.body   # (classes nested in classes)
+    return table
 
 
 def _assignments(fnode, lines):
@@ -196,7 +237,7 @@ def _owners(analyzer, cls) -> dict:
     whose parameters are the object's configuration or data, given once (a graph object's
     `self.src = src`), not state a step updates."""
     return {id(value): info for name, infos in cls.methods.items() if name != "__init__"
-            for info in infos for _, value in _assignments(info.node, analyzer.lines)}
+            for info in infos for _, value in _method_assignments(analyzer, info)}
 
 
 def _value_kind(analyzer, value, method=None) -> int:

@@ -8,6 +8,7 @@ loop is always a statement, found in a statement list (`body`, `orelse`, `finalb
 from __future__ import annotations
 
 import ast
+from collections import deque
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
@@ -39,3 +40,55 @@ def statements(body, enter_defs: bool = True):
             if cases:
                 for case in cases:
                     extend(case.body)
+
+
+def walk(node):
+    """The nodes `ast.walk(node)` gives, in the same order (breadth first, children in field
+    order), about twice as fast: its `iter_child_nodes` and `iter_fields` are generators per
+    node, and most fields of most nodes are names or numbers, never nodes."""
+    todo = deque((node,))
+    pop, push, fields = todo.popleft, todo.append, _CHILD_FIELDS
+    while todo:
+        node = pop()
+        for name in fields[type(node)]:
+            v = getattr(node, name, None)
+            if type(v) is list:
+                for item in v:
+                    if isinstance(item, ast.AST):
+                        push(item)
+            elif isinstance(v, ast.AST):
+                push(v)
+        yield node
+
+
+def child_nodes(node) -> list:
+    """`list(ast.iter_child_nodes(node))`, faster (see `walk`)."""
+    out = []
+    for name in _CHILD_FIELDS[type(node)]:
+        v = getattr(node, name, None)
+        if type(v) is list:
+            out += [item for item in v if isinstance(item, ast.AST)]
+        elif isinstance(v, ast.AST):
+            out.append(v)
+    return out
+
+
+# Fields of parsed nodes that hold identifiers, numbers, strings or flags, never nodes.
+_PLAIN_FIELDS = frozenset({"id", "attr", "arg", "name", "names", "module", "level", "asname",
+                           "is_async", "simple", "conversion", "type_comment", "kind",
+                           "kwd_attrs", "rest", "tag", "value"})
+
+
+class _ChildFields(dict):
+    """node type -> `_fields` without those that hold no node in a parsed tree (`value` only
+    of a constant; `names` of `import`s are nodes, of `global` names), found on first use."""
+
+    def __missing__(self, cls) -> tuple:
+        plain = {ast.Constant: {"value", "kind"}, ast.Global: {"names"},
+                 ast.Nonlocal: {"names"}, ast.MatchSingleton: {"value"}}.get(cls, set())
+        plain |= _PLAIN_FIELDS - {"value", "names"}
+        found = self[cls] = tuple(f for f in getattr(cls, "_fields", ()) if f not in plain)
+        return found
+
+
+_CHILD_FIELDS = _ChildFields()

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ast
 
-from .statements import statements
+from .statements import child_nodes, statements, walk
 from .tensor_api import TENSOR_NAMES
 
 # Methods of tensors and of Python containers and strings: `x.view(...)`, `d.get(k)` on a
@@ -33,7 +33,7 @@ def _own_nodes(nodes):
     while stack:
         node = stack.pop()
         yield node
-        for child in ast.iter_child_nodes(node):
+        for child in child_nodes(node):
             if not isinstance(child, _NESTED):
                 stack.append(child)
 
@@ -187,7 +187,7 @@ def _first_binding(nodes, assigns):
     skip = set()
     for a in assigns:
         targets = a.targets if type(a) is ast.Assign else [a.target]
-        skip.update(id(n) for tgt in targets for n in ast.walk(tgt))
+        skip.update(id(n) for tgt in targets for n in walk(tgt))
         at = (a.value.end_lineno, a.value.end_col_offset)
         for name in _targets(a):
             if at < first.get(name, _FAR):
@@ -227,11 +227,11 @@ def drives_model(fnode, own_methods, method_holds) -> bool:
             continue
         held_ids = {id(n) for n in held}
         derived = _spread(assigns, set(), lambda a: any(
-            id(n) in held_ids for n in ast.walk(a.value) if type(n) is ast.Call))
+            id(n) in held_ids for n in walk(a.value) if type(n) is ast.Call))
         if not derived:
             continue
         if type(loop) is ast.While and any(type(n) is ast.Name and n.id in derived
-                                           for n in ast.walk(loop.test)):
+                                           for n in walk(loop.test)):
             return True
         first = _first_binding(nodes, assigns)
         written = {id(b) for a in assigns for b in _bases(a)}
@@ -246,7 +246,7 @@ def drives_model(fnode, own_methods, method_holds) -> bool:
         carried = _spread(assigns, carried, lambda a: False)
         for call in held:
             args = [*call.args, *(k.value for k in call.keywords)]
-            if any(type(x) is ast.Name and x.id in carried for arg in args for x in ast.walk(arg)):
+            if any(type(x) is ast.Name and x.id in carried for arg in args for x in walk(arg)):
                 return True
     return False
 
@@ -259,7 +259,7 @@ def _spread(assigns, names: set, source) -> set:
     while changed:                  # assignments come in any order
         changed = False
         for a in assigns:
-            if not (source(a) or any(type(n) is ast.Name and n.id in names for n in ast.walk(a.value))):
+            if not (source(a) or any(type(n) is ast.Name and n.id in names for n in walk(a.value))):
                 continue
             new = [*_targets(a), *(b.id for b in _bases(a))]
             if not names.issuperset(new):
@@ -275,7 +275,7 @@ def _computed_here(fnode) -> set[str]:
     handed to it."""
     assigns = [n for n in _own_statements(fnode.body)
                if type(n) in (ast.Assign, ast.AugAssign, ast.AnnAssign) and n.value is not None]
-    return _spread(assigns, set(), lambda a: any(type(n) is ast.Call for n in ast.walk(a.value)))
+    return _spread(assigns, set(), lambda a: any(type(n) is ast.Call for n in walk(a.value)))
 
 
 def _backward_of_computed(call: ast.Call, computed: set[str]) -> bool:
@@ -319,7 +319,7 @@ def step_spans(fnode) -> list[tuple[tuple[int, int], tuple[int, int]]]:
                 if span not in spans:
                     spans.append(span)
         inner = node if isinstance(node, _LOOPS) else loop
-        for child in ast.iter_child_nodes(node):
+        for child in child_nodes(node):
             in_body = isinstance(node, _LOOPS) and any(child is b for b in node.body)
             stack.append((child, inner if in_body else loop))
     return spans

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 
 from . import kinds as K
 from . import narrowing, postconditions
+from .statements import walk
 from .kinds import BOOL, HOLDS, HOST, NOT, PROBABLE, ROW, SHAPE, TENSOR, UNKNOWN
 from .scopes import index_module
 from .scopes.info import Scopes
@@ -784,9 +785,9 @@ def _stored_names(stmts) -> set:
     out = set()
     for st in stmts:
         own = set()
-        for n in ast.walk(st):
+        for n in walk(st):
             if type(n) is ast.comprehension:
-                own.update(id(t) for t in ast.walk(n.target))
+                own.update(id(t) for t in walk(n.target))
             elif type(n) is ast.Name and type(n.ctx) is not ast.Load and id(n) not in own:
                 out.add(n.id)
             elif type(n) is ast.Attribute and type(n.ctx) is not ast.Load and \

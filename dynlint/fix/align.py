@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 
 from ..analysis import kinds as K
+from ..analysis.statements import walk
 from ..engine.predicates.bindings import _binds, _binds_here
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -78,7 +79,7 @@ class Facts:
         self.chain = chain
         self._union: dict = {}
         for stmt, schain in self._dominating(chain):
-            for node in ast.walk(stmt):
+            for node in walk(stmt):
                 if type(node) is ast.Call:
                     self._note_gather(node, schain)
 
@@ -388,7 +389,7 @@ def _reshapes_in_place(stmt, name: str) -> bool:
     found = stmt.__dict__.get("_dl_reshaped")
     if found is None:
         found = stmt._dl_reshaped = frozenset(
-            n.func.value.id for n in ast.walk(stmt)
+            n.func.value.id for n in walk(stmt)
             if type(n) is ast.Call and type(n.func) is ast.Attribute and
             n.func.attr in _IN_PLACE_RESHAPES and type(n.func.value) is ast.Name)
     return name in found

@@ -7,6 +7,7 @@ import re
 
 from ..reporting import returns_host_numbers
 from ..roles import Role
+from ..statements import walk
 from .callgraph import _CallGraph
 from .info import FunctionInfo, Scopes
 from .naming import _COLD_BASE, _COLD_CLASS, _COLD_FUNC
@@ -104,7 +105,7 @@ def _handles_data(node) -> bool:
 
 
 def _names_data(ann) -> bool:
-    for n in ast.walk(ann):
+    for n in walk(ann):
         name = n.id if type(n) is ast.Name else n.attr if type(n) is ast.Attribute else \
             n.value if type(n) is ast.Constant and type(n.value) is str else None
         if name is not None and _DATA_TYPE.match(name.rpartition(".")[2]):

@@ -8,6 +8,7 @@ import ast
 from ...analysis.tensor_api import SEQUENCE_TYPES
 from .context import _BLOCK_FIELDS, _checked_not_tensor, _function_of
 from .registry import predicate
+from ...analysis.statements import child_nodes, walk
 
 
 def _class_of(frame):
@@ -165,7 +166,7 @@ def _bound_here(st) -> set:
 def _walrus_targets(expr) -> set:
     if expr is None:
         return set()
-    return {n.target.id for n in ast.walk(expr) if type(n) is ast.NamedExpr}
+    return {n.target.id for n in walk(expr) if type(n) is ast.NamedExpr}
 
 
 def _binds(tree, name: str) -> bool:
@@ -193,5 +194,5 @@ def _bound(tree) -> set:
             continue
         if t in (ast.Import, ast.ImportFrom):
             out.update(a.asname or a.name.split(".")[0] for a in n.names)
-        todo.extend(ast.iter_child_nodes(n))
+        todo.extend(child_nodes(n))
     return out

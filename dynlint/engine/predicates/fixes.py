@@ -13,6 +13,7 @@ import ast
 from ...analysis import kinds as K
 from ...analysis.kinds import BOOL, PROBABLE
 from ...analysis.roles import Role
+from ...analysis.statements import child_nodes, walk
 from ...analysis.tensor_api import TENSOR_NAMES
 from ..patterns import same_code
 from .context import (_BLOCK_FIELDS, _COMPARE_OPS, _DYNAMIC_CALLS, _LOOPS, _ancestors,
@@ -208,12 +209,12 @@ def _unknowable_names(analyzer, scope):
     if key in cache:
         return cache[key]
     blocked: set | None = set()
-    for n in ast.walk(scope):
+    for n in walk(scope):
         t = type(n)
         if t in (ast.Global, ast.Nonlocal):
             blocked.update(n.names)
         elif t in _NESTED_SCOPES and n is not scope:
-            blocked.update(m.id for m in ast.walk(n) if type(m) is ast.Name)
+            blocked.update(m.id for m in walk(n) if type(m) is ast.Name)
         elif t is ast.Call and type(n.func) is ast.Name and n.func.id in _SCOPE_BREAKERS:
             blocked = None
             break
@@ -247,7 +248,7 @@ def _collect(tree, name: str, reads: list) -> None:
         if type(node) is ast.Name and node.id == name and \
                 (type(node.ctx) is not ast.Store or type(parent) is ast.AugAssign):
             reads.append((node, parent, grand))
-        for child in ast.iter_child_nodes(node):
+        for child in child_nodes(node):
             todo.append((child, node, parent))
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 
 from ...analysis.roles import Role
+from ...analysis.statements import walk
 from ...analysis.scopes.reach import in_step_span
 from .bindings import _binds, _binds_here, _statements
 from .context import _ancestors, _last_name, _last_statement, _LOOPS
@@ -38,9 +39,9 @@ def _periodic(ctx, node) -> bool:
     child = node
     for anc in reversed(ctx.analyzer.stack):
         if type(anc) is ast.If and any(b is child for b in anc.body) and any(
-                type(n) is ast.BinOp and type(n.op) is ast.Mod for n in ast.walk(anc.test)):
+                type(n) is ast.BinOp and type(n.op) is ast.Mod for n in walk(anc.test)):
             return not any(type(n) is ast.Call and type(n.func) is ast.Attribute
-                           and n.func.attr == "backward" for b in anc.body for n in ast.walk(b))
+                           and n.func.attr == "backward" for b in anc.body for n in walk(b))
         if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             return False
         child = anc
@@ -179,7 +180,7 @@ def _passed_as(analyzer, keywords) -> frozenset:
         # A keyword argument names itself in the text: most modules need no tree walk.
         text = "\n".join(analyzer.lines) if tree is not None else ""
         if any(k in text for k in keywords):
-            for n in ast.walk(tree):
+            for n in walk(tree):
                 if type(n) is ast.keyword and n.arg in keywords:
                     value = n.value
                     if type(value) is ast.Call:   # partial(fn, ...) or an instance of a class
