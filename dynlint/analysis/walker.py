@@ -94,7 +94,7 @@ class Analyzer(KindInference):
         if self.only is not None:
             self.only = self.calls.with_callers(self.only)
         self.visit(tree)
-        for _ in range(2):                 # see summaries.py
+        for _ in range(_REWALKS):          # see summaries.py
             todo = self.calls.to_revisit()
             if not todo:
                 break
@@ -708,6 +708,10 @@ class Analyzer(KindInference):
         items = tuple(self._iteration_item(a) for a in it.args)
         # Nested tuples are not kept item by item: they count as unknown.
         return tuple(i if type(i) is int else UNKNOWN for i in items)
+
+# Walks again of the functions that learnt something (summaries.py): three, for a chain
+# `step` -> `step_plms` -> `_get_prev_sample` each passing on the 0-d tensor it was told of.
+_REWALKS = 3
 
 # How the walk handles the nodes that bind names or open scopes (plain functions, not bound
 # methods kept on each Analyzer: those would make every analyzer a reference cycle, freed
