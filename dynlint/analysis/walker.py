@@ -644,6 +644,8 @@ class Analyzer(KindInference):
         elif t is ast.Attribute:
             if type(target.value) is ast.Name:
                 self.frame.env[target.value.id + "." + target.attr] = k
+        elif t is ast.Subscript:
+            self._store_item(target, k)
         elif t is ast.Tuple or t is ast.List:
             elts = target.elts
             if type(value) in (ast.Tuple, ast.List) and len(value.elts) == len(elts):
@@ -662,6 +664,21 @@ class Analyzer(KindInference):
                 item = _unpacked(k)
                 for e in elts:
                     self.bind(e, UNKNOWN if type(e) is ast.Starred else item, None)
+
+    def _store_item(self, target: ast.Subscript, k: int) -> None:
+        """`shape[-2:] = size[0]`, `dims[i] = n.max()`: a Python list or dict (not a tensor,
+        not numpy, not host values) that a tensor is written into holds one from then on, as
+        if built with it (`HOLDS`): `torch.Size(shape)` reads its items back to the host. It
+        is no longer a pure shape either."""
+        name = target.value
+        if type(name) is not ast.Name or type(k) is not int or \
+                K.level(k) != TENSOR or k & HOST:
+            return
+        env = self.frame.env
+        now = env.get(name.id)
+        if now is None or K.level(now) != NOT or now & (HOST | K.ARRAY | HOLDS | K.ITEMS):
+            return
+        env[name.id] = (now & ~SHAPE) | HOLDS
 
     def bind_iteration(self, target: ast.AST, it: ast.AST) -> None:
         """Bind a loop target; `enumerate` and `zip` (nested too) are unpacked item by item."""
