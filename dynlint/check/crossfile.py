@@ -169,10 +169,10 @@ def _incoming(index, walking: list, first: dict) -> dict:
         if ordered and any(_teaches(ordered, entry, "." in name) for entry in params):
             out[callee] = ordered
     for callee, sites in _sibling_sites(index, opens).items():
-        merged_sites = sorted(out.get(callee, []) + sites, key=lambda s: json.dumps(s, sort_keys=True))
-        module, name, params = opens[callee]
-        if any(_teaches(merged_sites, entry, True) for entry in params):
-            out[callee] = merged_sites
+        # (Only where no caller in another file is known: those say what it receives, and
+        # a site naming one parameter would void every other's claim, see `passed_to`.)
+        if callee not in passed and any(_teaches(sites, entry, True) for entry in opens[callee][2]):
+            out[callee] = sites
     return out
 
 
@@ -193,7 +193,7 @@ def _sibling_sites(index, opens: dict) -> dict:
         for cls, (bases, _) in index.classes.items():
             for base in bases:
                 if type(base) is str:
-                    by_base.setdefault(_canonical(base, index.aliases), []).append(cls)
+                    by_base.setdefault(Hierarchy._canonical(base, index.aliases), []).append(cls)
     out = {}
     for callee, (_, name, params) in opens.items():
         if "." not in name:
@@ -204,7 +204,8 @@ def _sibling_sites(index, opens: dict) -> dict:
         if entry is None or not wanted:
             continue
         siblings = {c for b in entry[0] if type(b) is str
-                    for c in by_base.get(_canonical(b, index.aliases), ()) if c != owner}
+                    for c in by_base.get(Hierarchy._canonical(b, index.aliases), ())
+                    if c != owner}
         declared = set()
         for sibling in siblings:
             declared |= index.zero_d.get(f"{sibling}.{method}", frozenset())
@@ -212,16 +213,6 @@ def _sibling_sites(index, opens: dict) -> dict:
         if taught:
             out[callee] = [[[], {p: _DEVICE_SCALAR for p in taught}], 0]
     return out
-
-
-def _canonical(name: str, aliases: dict) -> str:
-    """A class's absolute name through its package's re-exports (as Hierarchy reads bases)."""
-    for _ in range(_REEXPORT_HOPS):
-        target = reexported(name, aliases)
-        if target is None:
-            break
-        name = target
-    return name
 
 
 MAX_CALLER_FILES = 16   # a function more files may call gets no claim from their sites
