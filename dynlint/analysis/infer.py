@@ -461,8 +461,11 @@ def _array_of(*ks: int) -> int:
 def _binop(a: int, b: int, op: ast.operator) -> int:
     la, lb = K.level(a), K.level(b)
     lv = max(la, lb)
-    if (a | b) & SCALAR and (min(la, lb) == NOT or a & b & SCALAR):
-        return lv | SCALAR | hostmem.joint(a, b)    # `idx + 1` is still a 0-d tensor
+    if (a | b) & SCALAR and (min(la, lb) <= UNKNOWN or a & b & SCALAR):
+        # `idx + 1` is still a 0-d tensor; so is `t - self.step_size` (an unknown operand: a
+        # number, or a tensor the result broadcasts to; read as a condition or an index, it
+        # can only hold one element).
+        return lv | SCALAR | hostmem.joint(a, b)
     if lv == NOT:
         array = _array_of(a, b)
         bits = array and type(op) in (ast.BitAnd, ast.BitOr, ast.BitXor) and (a & b & BOOL)

@@ -6,7 +6,8 @@ merely "probably a tensor" and the call's result unknown. This module keeps, per
 the file, the kinds its `return`s produce (element-wise for tuples, or its `-> Tensor`
 annotation) and the kinds each call site passes; after the walk, functions that would learn
 something (a parameter every caller passes a tensor for, or a call whose result was unknown
-when first seen) are walked again, at most twice. Only such functions pay for it.
+when first seen) are walked again, at most three times (`walker._REWALKS`). Only such
+functions pay for it.
 """
 from __future__ import annotations
 
@@ -617,7 +618,10 @@ def _zero_d(passed: list, numbers: int):
     line reads it whenever that caller runs, as with `_any_result`). Tensors built in host
     memory from Python numbers (`torch.tensor(0)`) are not worth it; None: nothing learnt."""
     def device_tensor(k):
-        return type(k) is int and K.level(k) == TENSOR and not k & (HOST | K.CPU | BOOL)
+        # (A probable 0-d tensor passed on, `self._variance(timestep)` in a method whose
+        # `timestep` is one, is as likely one here.)
+        return type(k) is int and (K.level(k) == TENSOR or K.level(k) == PROBABLE and
+                                   k & K.SCALAR) and not k & (HOST | K.CPU | BOOL)
 
     def column(col):
         if all(type(k) is int and K.level(k) == TENSOR and not k & HOST for k in col):

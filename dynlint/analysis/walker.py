@@ -95,7 +95,7 @@ class Analyzer(KindInference):
         if self.only is not None:
             self.only = self.calls.with_callers(self.only)
         self.visit(tree)
-        for _ in range(2):                 # see summaries.py
+        for _ in range(_REWALKS):          # see summaries.py
             todo = self.calls.to_revisit()
             if not todo:
                 break
@@ -676,6 +676,8 @@ class Analyzer(KindInference):
         elif t is ast.Attribute:
             if type(target.value) is ast.Name:
                 self.frame.env[target.value.id + "." + target.attr] = k
+        elif t is ast.Subscript:
+            self._store_item(target, k)
         elif t is ast.Tuple or t is ast.List:
             elts = target.elts
             if type(value) in (ast.Tuple, ast.List) and len(value.elts) == len(elts):
@@ -694,6 +696,21 @@ class Analyzer(KindInference):
                 item = _unpacked(k)
                 for e in elts:
                     self.bind(e, UNKNOWN if type(e) is ast.Starred else item, None)
+
+    def _store_item(self, target: ast.Subscript, k: int) -> None:
+        """`shape[-2:] = size[0]`, `dims[i] = n.max()`: a Python list or dict (not a tensor,
+        not numpy, not host values) that a tensor is written into holds one from then on, as
+        if built with it (`HOLDS`): `torch.Size(shape)` reads its items back to the host. It
+        is no longer a pure shape either."""
+        name = target.value
+        if type(name) is not ast.Name or type(k) is not int or \
+                K.level(k) != TENSOR or k & HOST:
+            return
+        env = self.frame.env
+        now = env.get(name.id)
+        if now is None or K.level(now) != NOT or now & (HOST | K.ARRAY | HOLDS | K.ITEMS):
+            return
+        env[name.id] = (now & ~SHAPE) | HOLDS
 
     def bind_iteration(self, target: ast.AST, it: ast.AST) -> None:
         """Bind a loop target; `enumerate` and `zip` (nested too) are unpacked item by item."""
@@ -740,6 +757,10 @@ class Analyzer(KindInference):
         items = tuple(self._iteration_item(a) for a in it.args)
         # Nested tuples are not kept item by item: they count as unknown.
         return tuple(i if type(i) is int else UNKNOWN for i in items)
+
+# Walks again of the functions that learnt something (summaries.py): three, for a chain
+# `step` -> `step_plms` -> `_get_prev_sample` each passing on the 0-d tensor it was told of.
+_REWALKS = 3
 
 # How the walk handles the nodes that bind names or open scopes (plain functions, not bound
 # methods kept on each Analyzer: those would make every analyzer a reference cycle, freed

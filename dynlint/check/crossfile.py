@@ -22,12 +22,14 @@ import sys
 
 from ..project import source
 from ..project.cache import Configurations, content_hash
+from ..analysis.kinds import SCALAR, TENSOR
 from ..analysis.summaries import CALLERS, local_site, passed_to, upgrade
 from ..project.index import Index, reexported
 from ..project.scope import module_name, unnamed_files
 from .result_json import facts_from_json, facts_to_json
 from ..engine.match import FileFacts
 
+_DEVICE_SCALAR = TENSOR | SCALAR   # what a sibling's `int | Tensor` parameter may receive
 PARALLEL_THRESHOLD = 64         # files whose facts are missing, before processes pay off
 _GATES: list = []               # (engine, max file size) per configuration, for the workers
 _EMPTY = FileFacts("")
@@ -229,6 +231,50 @@ def _incoming(index, walking: list, first: dict) -> dict:
         ordered = [unique[k] for k in sorted(unique)]
         if ordered and any(_teaches(ordered, entry, "." in name) for entry in params):
             out[callee] = ordered
+    for callee, sites in _sibling_sites(index, opens).items():
+        # (Only where no caller in another file is known: those say what it receives, and
+        # a site naming one parameter would void every other's claim, see `passed_to`.)
+        if callee not in passed and any(_teaches(sites, entry, True) for entry in opens[callee][2]):
+            out[callee] = sites
+    return out
+
+
+def _sibling_sites(index, opens: dict) -> dict:
+    """Sites for methods whose parameter is declared a number (`step(self, x, timestep:
+    int)`) where a sibling class (one sharing a base of the project with it) implements the
+    same method with that parameter declared a number or a tensor (`timestep: int | Tensor`):
+    the implementations of one interface are called through the same sites with the same
+    values (a pipeline's `self.scheduler.step(out, t, x)` holds any of them), so the
+    parameter may be the 0-d tensor the sibling declares. A site passing a device tensor
+    beside an unknown one: `probably` a 0-d tensor (`summaries._zero_d`), as for any
+    caller passing one. callee -> sites."""
+    if not index.zero_d:
+        return {}
+    by_base = index.__dict__.get("_by_base")
+    if by_base is None:
+        by_base = index.__dict__["_by_base"] = {}
+        for cls, (bases, _) in index.classes.items():
+            for base in bases:
+                if type(base) is str:
+                    by_base.setdefault(Hierarchy._canonical(base, index.aliases), []).append(cls)
+    out = {}
+    for callee, (_, name, params) in opens.items():
+        if "." not in name:
+            continue
+        owner, _, method = callee.rpartition(".")
+        entry = index.classes.get(owner)
+        wanted = [e[0] for e in params if len(e) >= 4 and e[3] == 1]
+        if entry is None or not wanted:
+            continue
+        siblings = {c for b in entry[0] if type(b) is str
+                    for c in by_base.get(Hierarchy._canonical(b, index.aliases), ())
+                    if c != owner}
+        declared = set()
+        for sibling in siblings:
+            declared |= index.zero_d.get(f"{sibling}.{method}", frozenset())
+        taught = sorted(p for p in wanted if p in declared)
+        if taught:
+            out[callee] = [[[], {p: _DEVICE_SCALAR for p in taught}], 0]
     return out
 
 

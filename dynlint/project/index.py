@@ -18,6 +18,7 @@ class Index:
     def __init__(self, all_facts):
         self.returns: dict = {}
         self.classes: dict = {}
+        self.zero_d: dict = {}      # `module.Class.method` -> parameters declared `int | Tensor`
         self.aliases: dict = {}
         self.modules: set = set()
         self._answers: dict = {}    # lookup's answers until a file's summaries change
@@ -33,6 +34,9 @@ class Index:
                 if type(entry) is list and len(entry) >= 2:
                     # A set: `attr in methods` runs for every base of every lookup.
                     self.classes[f"{module}.{name}"] = (entry[0], frozenset(entry[1]))
+                if type(entry) is list and len(entry) >= 5 and type(entry[4]) is dict:
+                    for method, params in entry[4].items():
+                        self.zero_d[f"{module}.{name}.{method}"] = frozenset(params)
             if facts.aliases:
                 self.aliases[module] = facts.aliases
 

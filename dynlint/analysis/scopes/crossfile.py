@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 import re
 
+from ..annotations import annotation_kind
+from ..kinds import SCALAR
 from ..roles import Role
 from .cold import cold_caller
 from .info import ClassInfo, FunctionInfo, Scopes
@@ -266,7 +268,7 @@ def class_facts(scopes: Scopes, module: str, is_package: bool):
             not b or b.startswith(_NOT_PROJECT) for b in cls.bases)
         classes[name] = [bases, sorted(cls.methods),
                          1 if cls.is_module else (-1 if unlisted else 0),
-                         dict(sorted(cls.deferred.items()))]
+                         dict(sorted(cls.deferred.items())), _zero_d_params(cls)]
     aliases = {}
     if is_package:
         aliases = {a: resolve_import(t, module, is_package) for a, t in scopes.imports.items()
@@ -275,6 +277,22 @@ def class_facts(scopes: Scopes, module: str, is_package: bool):
 
 
 _NOT_PROJECT = ("torch.", "typing.", "abc.", "enum.", "collections.", "numpy.", "dataclasses.")
+
+
+def _zero_d_params(cls: ClassInfo) -> dict:
+    """method -> the parameters its signature declares a number or a tensor (`timestep: int |
+    Tensor`: a 0-d tensor where one is passed). Sibling classes implementing the same method
+    are called through the same sites with the same values (crossfile.sibling_sites)."""
+    out = {}
+    for name, infos in cls.methods.items():
+        if len(infos) != 1:
+            continue
+        args = infos[0].node.args
+        found = sorted(a.arg for a in args.posonlyargs + args.args + args.kwonlyargs
+                       if a.annotation is not None and annotation_kind(a.annotation) & SCALAR)
+        if found:
+            out[name] = found
+    return dict(sorted(out.items()))
 
 
 def project_imports(scopes: Scopes, module: str, is_package: bool) -> list:
