@@ -175,21 +175,34 @@ class Provenance:
       `model.to(device)` would: torchmetrics' states) and every tensor of the step's inputs;
     * an aten op with any device-derived tensor input makes its outputs device-derived
       (`zeros_like`, `new_zeros`, in-place ops that return `self`, ...);
-    * `x.device` of a device-derived tensor returns a device object that is remembered by
-      identity; a factory or `.to()` whose `device=` is such an object (or a device-derived
-      tensor) makes device memory; any other device -- a `"cpu"` string, `torch.device("cpu")`,
-      the `.device` of a host-built tensor, `None` -- makes host memory;
-    * `.cpu()` / `.to(<host device>)` return host memory: on CPU they return the tensor itself, so
-      the recorder hands back an alias (`view_as`) to keep the moved tensor apart from its source.
+    * the device objects that `x.device` returns in the step are remembered by identity, with
+      the provenance of `x`. A factory or `.to()` whose device is the `.device` of a
+      device-derived tensor, a device-derived tensor, `gt.DEVICE` (the harness's stand-in for
+      the accelerator) or an accelerator string/index makes device memory; `.cpu()`, a `"cpu"`
+      string or any other device object (`torch.device("cpu")` built by the package) makes
+      host memory; the `.device` of a host-built tensor (or a host-built `.to(other)`) is
+      undecided: such code follows whatever tensor it is given, and a harness tensor built
+      without `device=` would be on the accelerator in a GPU run, so nothing is recorded or
+      re-marked for it;
+    * `.cpu()` / `.to(<host>)` return host memory: on CPU they return the tensor itself, so the
+      recorder hands back an alias (`view_as`) to keep the moved tensor apart from its source.
 
-    Approximations: a device rebuilt from a remembered one (`torch.device(dev)`, `str(x.device)`)
-    or captured outside the step counts as host, so a few copies may go unrecorded (never the
-    reverse); `dst.copy_(src)` into a host tensor is not recorded as a copy.
+    Approximations, all towards recording less: a device rebuilt from a remembered one
+    (`torch.device(dev)`, `str(x.device)`) counts as host (a move to it from a device tensor
+    would be recorded, so harness code passes `gt.DEVICE` or lets the package take `x.device`);
+    tensors a harness builds inside the step without `device=` are host-built, so their copies
+    are not recorded; `dst.copy_(src)` into a host tensor is not recorded.
     """
 
     def __init__(self):
         self._tensors: dict[int, weakref.ref] = {}
-        self._devices: dict[int, object] = {}   # strong refs: ids of live objects stay unique
+        # id -> (device object, on the accelerator?): strong refs keep the ids unique
+        self._devices: dict[int, tuple] = {}
+        try:
+            from gt import DEVICE
+            self.note_device(DEVICE, True)
+        except ImportError:
+            pass
 
     def is_dev(self, t) -> bool:
         ref = self._tensors.get(id(t))
@@ -248,14 +261,22 @@ class Provenance:
                             return True
         return False
 
-    def note_device(self, dev) -> None:
-        self._devices[id(dev)] = dev
+    def note_device(self, dev, on_device: bool) -> None:
+        self._devices[id(dev)] = (dev, on_device)
 
-    def device_arg(self, dev) -> bool:
-        """Whether a `device=` / `.to()` target is the accelerator in a GPU run."""
+    def device_arg(self, dev):
+        """Where a `device=` / `.to()` target puts memory in a GPU run: True (the accelerator),
+        False (the host) or None (undecided: the device of a host-built tensor)."""
         if isinstance(dev, torch.Tensor):
-            return self.is_dev(dev)
-        return self._devices.get(id(dev)) is dev and dev is not None
+            return True if self.is_dev(dev) else None
+        if isinstance(dev, str):
+            return dev[:3] != "cpu"
+        if isinstance(dev, int) and not isinstance(dev, bool):
+            return True
+        seen = self._devices.get(id(dev))
+        if seen is not None and seen[0] is dev:
+            return True if seen[1] else None
+        return False
 
 
 class Recorder:
@@ -402,8 +423,8 @@ class HostReads(TorchFunctionMode):
             return _factory(func, args, kwargs, prov)
         if name == "__get__":
             out = func(*args, **kwargs)
-            if getattr(func, "__self__", None) is _DEVICE_ATTR and prov.is_dev(self_t):
-                prov.note_device(out)
+            if getattr(func, "__self__", None) is _DEVICE_ATTR:
+                prov.note_device(out, prov.is_dev(self_t))
             return out
         if name in _HOST_COPIES:
             if prov.is_dev(self_t) and _copies_elements(name, self_t):
@@ -439,7 +460,9 @@ def _factory(func, args, kwargs, prov: Provenance):
     out = func(*args, **kwargs)
     dev = kwargs.get("device")
     if dev is not None:
-        prov.set_tree(out, dev[:3] != "cpu" if isinstance(dev, str) else prov.device_arg(dev))
+        where = prov.device_arg(dev)
+        if where is not None:
+            prov.set_tree(out, where)
     return out
 
 
@@ -454,7 +477,7 @@ def _copies_elements(name: str, t) -> bool:
 
 def _move_target(name: str, args, kwargs, prov: Provenance):
     """For `.cpu()` / `.to(...)`: True (moves to the accelerator), False (to the host), None (no
-    device move: `.to(dtype)`, any other method)."""
+    device move -- `.to(dtype)`, any other method -- or an undecided one)."""
     if name == "cpu":
         return False
     if name != "to":
@@ -464,10 +487,6 @@ def _move_target(name: str, args, kwargs, prov: Provenance):
         dev = args[1]
     if dev is None:
         return None
-    if isinstance(dev, str):
-        return dev[:3] != "cpu"
-    if isinstance(dev, int) and not isinstance(dev, bool):
-        return True
     return prov.device_arg(dev)
 
 

@@ -42,6 +42,7 @@ class Net(torch.nn.Module):
         m = k.cpu()
         q = h.sum().item()
         r = y.detach().to(device="cpu").numpy()
+        u = y.to(h.device).tolist()
         return y
 '''
 LINES = {ln: i + 1 for i, ln in enumerate(FAKE.splitlines())}
@@ -91,6 +92,8 @@ def test_host_copies_of_device_tensors_are_recorded(recorded):
     assert dyn[line("n = np.asarray(y.detach())")]["ops"] == {"host-copy:numpy": 2}
     assert dyn[line("m = k.cpu()")]["ops"] == {"host-copy:cpu": 2}          # moved there by .to(y.device)
     assert dyn[line('r = y.detach().to(device="cpu").numpy()')]["ops"] == {"host-copy:to": 2}
+    # the device of a host-built tensor decides nothing: `y` stays device memory, `.tolist()` copies
+    assert dyn[line("u = y.to(h.device).tolist()")]["ops"] == {"host-copy:tolist": 2}
     assert sorted(dyn[line("a = y.cpu()")]["phases"]) == ["eval", "train"]
 
 
