@@ -178,20 +178,21 @@ class Provenance:
     * the device objects that `x.device` returns in the step are remembered by identity, with
       the provenance of `x`. A factory or `.to()` whose device is the `.device` of a
       device-derived tensor, a device-derived tensor, `gt.DEVICE` (the harness's stand-in for
-      the accelerator) or an accelerator string/index makes device memory; `.cpu()`, a `"cpu"`
-      string or any other device object (`torch.device("cpu")` built by the package) makes
-      host memory; the `.device` of a host-built tensor (or a host-built `.to(other)`) is
-      undecided: such code follows whatever tensor it is given, and a harness tensor built
-      without `device=` would be on the accelerator in a GPU run, so nothing is recorded or
-      re-marked for it;
+      the accelerator) or an accelerator string/index makes device memory; `.cpu()` or a
+      `"cpu"` string makes host memory; anything else is undecided, and nothing is recorded or
+      re-marked for it: the `.device` of a host-built tensor (or a host-built `.to(other)`:
+      such code follows whatever tensor it is given, and a harness tensor built without
+      `device=` would be on the accelerator in a GPU run), and a device object built in the
+      step -- `torch.device("cpu")` for an explicit host copy cannot be told apart from
+      demucs' `th.device(device)`, which rebuilds the compute device;
     * `.cpu()` / `.to(<host>)` return host memory: on CPU they return the tensor itself, so the
       recorder hands back an alias (`view_as`) to keep the moved tensor apart from its source.
 
-    Approximations, all towards recording less: a device rebuilt from a remembered one
-    (`torch.device(dev)`, `str(x.device)`) counts as host (a move to it from a device tensor
-    would be recorded, so harness code passes `gt.DEVICE` or lets the package take `x.device`);
-    tensors a harness builds inside the step without `device=` are host-built, so their copies
-    are not recorded; `dst.copy_(src)` into a host tensor is not recorded.
+    Approximations, all towards recording less: `.to(torch.device("cpu"))` is not recorded (one
+    kornia RANSAC line); `str(x.device)` reads as the host, so a harness hands a package
+    `gt.DEVICE` (or lets it take `x.device`), never `"cpu"`; tensors a harness builds inside the
+    step without `device=` are host-built, so their copies are not recorded; `dst.copy_(src)`
+    into a host tensor is not recorded.
     """
 
     def __init__(self):
@@ -276,7 +277,7 @@ class Provenance:
         seen = self._devices.get(id(dev))
         if seen is not None and seen[0] is dev:
             return True if seen[1] else None
-        return False
+        return None      # a device object built in the step: `torch.device("cpu")` or a rebuilt one
 
 
 class Recorder:
