@@ -14,8 +14,13 @@ targets so that the losses run too -- under
   file lies in the model's package source (transformers/ or torchvision/), skipping torch
   internals; the package frames further out are kept as "callers" (a call site such as
   `box_ops.batched_nms(...)` whose callee runs the op);
-* a `TorchFunctionMode` that notes `Tensor.tolist()` / `Tensor.numpy()` calls, which copy data
-  to the host without any dispatched op (kept apart as `host_reads`, not ground truth);
+* a `TorchFunctionMode` that records the device-to-host copies which dispatch nothing on a CPU
+  run -- `.cpu()`, `.to("cpu")`, `.tolist()`, `.numpy()`/`np.asarray`, printing a tensor -- as
+  `host-copy:cpu|to|tolist|numpy|format` ops, when the tensor is one that a GPU run holds on
+  the device (`Provenance`: the model's parameters and buffers, the step's inputs and what is
+  computed from them; copies of tensors built on the host are not recorded). Host syncs of
+  host-built tensors stay recorded as before, counted under the site's `host_built`. Every
+  `.tolist()` / `.numpy()` call is still noted apart as `host_reads` (not ground truth);
 * `sys.settrace`, limited to the package files, for line coverage of the runs.
 
 Output (JSON, `--out`):
@@ -25,7 +30,9 @@ Output (JSON, `--out`):
                        "phases": {"eval": "ok", "train": "error: ..."},
                        "files": {"transformers/models/bert/modeling_bert.py": {
                            "dynamic":  {"123": {"ops": {"aten._local_scalar_dense": 4},
-                                                "phases": ["eval"], "via": ["aminmax"]}},
+                                                "phases": ["eval"], "via": ["aminmax"],
+                                                "host_built": {"aten._local_scalar_dense": 1}},
+                                        "130": {"ops": {"host-copy:cpu": 2}, ...}},
                            "callers":  {"88": ["torchvision.nms"]},
                            "host_reads": {"77": ["tolist"]},
                            "executed": "1-2,5,9-14"}}}}}      # line ranges
