@@ -14,8 +14,13 @@ targets so that the losses run too -- under
   file lies in the model's package source (transformers/ or torchvision/), skipping torch
   internals; the package frames further out are kept as "callers" (a call site such as
   `box_ops.batched_nms(...)` whose callee runs the op);
-* a `TorchFunctionMode` that notes `Tensor.tolist()` / `Tensor.numpy()` calls, which copy data
-  to the host without any dispatched op (kept apart as `host_reads`, not ground truth);
+* a `TorchFunctionMode` that records the device-to-host copies which dispatch nothing on a CPU
+  run -- `.cpu()`, `.to("cpu")`, `.tolist()`, `.numpy()`/`np.asarray`, printing a tensor -- as
+  `host-copy:cpu|to|tolist|numpy|format` ops, when the tensor is one that a GPU run holds on
+  the device (`Provenance`: the model's parameters and buffers, the step's inputs and what is
+  computed from them; copies of tensors built on the host are not recorded). Host syncs of
+  host-built tensors stay recorded as before, counted under the site's `host_built`. Every
+  `.tolist()` / `.numpy()` call is still noted apart as `host_reads` (not ground truth);
 * `sys.settrace`, limited to the package files, for line coverage of the runs.
 
 Output (JSON, `--out`):
@@ -25,7 +30,9 @@ Output (JSON, `--out`):
                        "phases": {"eval": "ok", "train": "error: ..."},
                        "files": {"transformers/models/bert/modeling_bert.py": {
                            "dynamic":  {"123": {"ops": {"aten._local_scalar_dense": 4},
-                                                "phases": ["eval"], "via": ["aminmax"]}},
+                                                "phases": ["eval"], "via": ["aminmax"],
+                                                "host_built": {"aten._local_scalar_dense": 1}},
+                                        "130": {"ops": {"host-copy:cpu": 2}, ...}},
                            "callers":  {"88": ["torchvision.nms"]},
                            "host_reads": {"77": ["tolist"]},
                            "executed": "1-2,5,9-14"}}}}}      # line ranges
@@ -65,6 +72,7 @@ import signal
 import sys
 import time
 import traceback
+import weakref
 from collections import Counter
 
 import torch
@@ -123,7 +131,9 @@ class FileRecord:
         return {
             "dynamic": {str(k): {"ops": dict(sorted(v["ops"].items())),
                                  "phases": sorted(v["phases"]),
-                                 "via": sorted(v["via"])}
+                                 "via": sorted(v["via"]),
+                                 **({"host_built": dict(sorted(v["host_built"].items()))}
+                                    if v.get("host_built") else {})}
                         for k, v in sorted(self.dynamic.items())},
             "callers": {str(k): sorted(v) for k, v in sorted(self.callers.items())},
             "host_reads": {str(k): sorted(v) for k, v in sorted(self.host_reads.items())},
@@ -154,6 +164,129 @@ def from_ranges(text: str) -> list[int]:
     return out
 
 
+# ---------------------------------------------------------------------------------------
+# Provenance: which tensors of this CPU run would live in accelerator memory on a GPU/HPU
+# ---------------------------------------------------------------------------------------
+_DEVICE_ATTR = torch._C.TensorBase.device
+
+
+class Provenance:
+    """Which tensors of a CPU run would be device memory in an accelerator run ("device-derived").
+
+    On a CPU run a `.cpu()`, `.tolist()` or print of a tensor dispatches nothing, yet on an
+    accelerator it is a device-to-host copy that waits for the device -- but only when the tensor
+    lives on the device, and a tensor built from Python values without `device=` does not. So the
+    recorder follows provenance, without tensor subclasses:
+
+    * roots: the model's parameters and buffers (and whatever else its `_apply` moves, as
+      `model.to(device)` would: torchmetrics' states) and every tensor of the step's inputs;
+    * an aten op with any device-derived tensor input makes its outputs device-derived
+      (`zeros_like`, `new_zeros`, in-place ops that return `self`, ...);
+    * the device objects that `x.device` returns in the step are remembered by identity, with
+      the provenance of `x`. A factory or `.to()` whose device is the `.device` of a
+      device-derived tensor, a device-derived tensor, `gt.DEVICE` (the harness's stand-in for
+      the accelerator) or an accelerator string/index makes device memory; `.cpu()` or a
+      `"cpu"` string makes host memory; anything else is undecided, and nothing is recorded or
+      re-marked for it: the `.device` of a host-built tensor (or a host-built `.to(other)`:
+      such code follows whatever tensor it is given, and a harness tensor built without
+      `device=` would be on the accelerator in a GPU run), and a device object built in the
+      step -- `torch.device("cpu")` for an explicit host copy cannot be told apart from
+      demucs' `th.device(device)`, which rebuilds the compute device;
+    * `.cpu()` / `.to(<host>)` return host memory: on CPU they return the tensor itself, so the
+      recorder hands back an alias (`view_as`) to keep the moved tensor apart from its source.
+
+    Approximations, all towards recording less: `.to(torch.device("cpu"))` is not recorded (one
+    kornia RANSAC line); `str(x.device)` reads as the host, so a harness hands a package
+    `gt.DEVICE` (or lets it take `x.device`), never `"cpu"`; tensors a harness builds inside the
+    step without `device=` are host-built, so their copies are not recorded; `dst.copy_(src)`
+    into a host tensor is not recorded.
+    """
+
+    def __init__(self):
+        self._tensors: dict[int, weakref.ref] = {}
+        # id -> (device object, on the accelerator?): strong refs keep the ids unique
+        self._devices: dict[int, tuple] = {}
+        try:
+            from gt import DEVICE
+            self.note_device(DEVICE, True)
+        except ImportError:
+            pass
+
+    def is_dev(self, t) -> bool:
+        ref = self._tensors.get(id(t))
+        return ref is not None and ref() is t
+
+    def set(self, t, on_device: bool) -> None:
+        key = id(t)
+        if on_device:
+            tensors = self._tensors
+            if key in tensors and tensors[key]() is t:
+                return
+
+            def gone(ref, key=key, tensors=tensors):
+                if tensors.get(key) is ref:
+                    del tensors[key]
+            try:
+                tensors[key] = weakref.ref(t, gone)
+            except TypeError:
+                pass
+        elif self.is_dev(t):
+            del self._tensors[key]
+
+    def set_tree(self, obj, on_device: bool = True, _depth: int = 0) -> None:
+        if isinstance(obj, torch.Tensor):
+            self.set(obj, on_device)
+        elif _depth < 8 and isinstance(obj, (list, tuple)):
+            for o in obj:
+                self.set_tree(o, on_device, _depth + 1)
+        elif _depth < 8 and isinstance(obj, dict):
+            for o in obj.values():
+                self.set_tree(o, on_device, _depth + 1)
+
+    def set_module(self, model) -> None:
+        """Mark what `model.to(device)` moves: `_apply` with a function that marks and returns
+        the tensor unchanged (it reaches parameters, buffers and any override's state)."""
+        def mark(t):
+            self.set(t, True)
+            return t
+        try:
+            model._apply(mark)
+        except Exception:
+            pass
+        for t in list(model.parameters()) + list(model.buffers()):
+            self.set(t, True)
+
+    def any_dev(self, args, kwargs) -> bool:
+        is_dev = self.is_dev
+        for group in (args, kwargs.values() if kwargs else ()):
+            for a in group:
+                if isinstance(a, torch.Tensor):
+                    if is_dev(a):
+                        return True
+                elif isinstance(a, (list, tuple)):
+                    for b in a:
+                        if isinstance(b, torch.Tensor) and is_dev(b):
+                            return True
+        return False
+
+    def note_device(self, dev, on_device: bool) -> None:
+        self._devices[id(dev)] = (dev, on_device)
+
+    def device_arg(self, dev):
+        """Where a `device=` / `.to()` target puts memory in a GPU run: True (the accelerator),
+        False (the host) or None (undecided: the device of a host-built tensor)."""
+        if isinstance(dev, torch.Tensor):
+            return True if self.is_dev(dev) else None
+        if isinstance(dev, str):
+            return dev[:3] != "cpu"
+        if isinstance(dev, int) and not isinstance(dev, bool):
+            return True
+        seen = self._devices.get(id(dev))
+        if seen is not None and seen[0] is dev:
+            return True if seen[1] else None
+        return None      # a device object built in the step: `torch.device("cpu")` or a rebuilt one
+
+
 class Recorder:
     """Collects dynamic ops, host reads and coverage for one model."""
 
@@ -180,7 +313,7 @@ class Recorder:
                 yield rel, frame.f_lineno
             frame = frame.f_back
 
-    def dynamic(self, op: str, via: str) -> None:
+    def dynamic(self, op: str, via: str, host_built: bool = False) -> None:
         frames = self._package_frames(sys._getframe(2))
         first = next(frames, None)
         if first is None:
@@ -189,6 +322,8 @@ class Recorder:
         rel, line = first
         site = self.file(rel).dynamic.setdefault(line, {"ops": Counter(), "phases": set(), "via": set()})
         site["ops"][op] += 1
+        if host_built:      # a host sync of a tensor that is host memory on an accelerator too
+            site.setdefault("host_built", Counter())[op] += 1
         site["phases"].add(self.phase)
         if via:
             site["via"].add(via)
@@ -227,10 +362,11 @@ class Recorder:
 
 
 class DynamicOps(TorchDispatchMode):
-    def __init__(self, recorder: Recorder):
+    def __init__(self, recorder: Recorder, prov: Provenance | None = None):
         super().__init__()
         self.rec = recorder
         self.kinds: dict = {}
+        self.prov = prov
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
@@ -247,8 +383,11 @@ class DynamicOps(TorchDispatchMode):
                     self.rec.dynamic("aten.one_hot", "")
             else:
                 sync = kind.startswith("aten._local") or kind == "aten.is_nonzero"
-                self.rec.dynamic(kind, self.rec.last_op if sync else "")
+                host_built = sync and self.prov is not None and not self.prov.any_dev(args, kwargs)
+                self.rec.dynamic(kind, self.rec.last_op if sync else "", host_built)
         out = func(*args, **kwargs)
+        if self.prov is not None and self.prov.any_dev(args, kwargs):
+            self.prov.set_tree(out)                 # results of device memory stay on the device
         name = func.overloadpacket.__name__ if hasattr(func, "overloadpacket") else str(func)
         if name != "_local_scalar_dense":
             self.rec.last_op = name
@@ -272,15 +411,91 @@ def _classify(func):
 
 
 class HostReads(TorchFunctionMode):
-    def __init__(self, recorder: Recorder):
+    """Notes `.tolist()`/`.numpy()` calls (`host_reads`, any tensor), records the host copies of
+    device-derived tensors as `host-copy:*` ops, and keeps the provenance of device objects and
+    device moves (see `Provenance`)."""
+
+    def __init__(self, recorder: Recorder, prov: Provenance):
         super().__init__()
         self.rec = recorder
+        self.prov = prov
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
         name = getattr(func, "__name__", "")
         if name in _HOST_READS:
             self.rec.host_read(name)
-        return func(*args, **(kwargs or {}))
+        prov = self.prov
+        self_t = args[0] if args and isinstance(args[0], torch.Tensor) else None
+        if self_t is None:
+            return _factory(func, args, kwargs, prov)
+        if name == "__get__":
+            out = func(*args, **kwargs)
+            if getattr(func, "__self__", None) is _DEVICE_ATTR:
+                prov.note_device(out, prov.is_dev(self_t))
+            return out
+        if name in _HOST_COPIES:
+            if prov.is_dev(self_t) and _copies_elements(name, self_t):
+                self.rec.dynamic(_HOST_COPIES[name], "")
+            return func(*args, **kwargs)
+        target = _move_target(name, args, kwargs, prov)
+        if target is None:
+            return _factory(func, args, kwargs, prov)
+        src_dev = prov.is_dev(self_t)
+        if src_dev and not target and not kwargs.get("non_blocking", False):
+            self.rec.dynamic("host-copy:" + name, "")
+        out = func(*args, **kwargs)
+        if out is self_t and target != src_dev and isinstance(out, torch.Tensor):
+            try:                       # on CPU the move returned the tensor itself: keep it apart
+                out = out.view_as(out)
+            except Exception:
+                return out
+        if isinstance(out, torch.Tensor):
+            prov.set(out, target)
+        return out
+
+
+# host copies of a tensor's elements: method name -> recorded op. `__format__` of a 0-d tensor
+# calls `.item()` (already recorded as `aten._local_scalar_dense`); printing runs with the
+# dispatch modes disabled, so it is recorded here.
+_HOST_COPIES = {"tolist": "host-copy:tolist", "numpy": "host-copy:numpy", "__array__": "host-copy:numpy",
+                "__format__": "host-copy:format", "__repr__": "host-copy:format"}
+
+
+def _factory(func, args, kwargs, prov: Provenance):
+    """Any other call; a `device=` argument decides where its results live (`torch.zeros(...,
+    device=d)`, `x.new_zeros(..., device=d)`, `torch.tensor(v, device=d)`)."""
+    out = func(*args, **kwargs)
+    dev = kwargs.get("device")
+    if dev is not None:
+        where = prov.device_arg(dev)
+        if where is not None:
+            prov.set_tree(out, where)
+    return out
+
+
+def _copies_elements(name: str, t) -> bool:
+    try:
+        if t.numel() == 0:
+            return False
+        return not (name == "__format__" and t.dim() == 0)
+    except Exception:
+        return False
+
+
+def _move_target(name: str, args, kwargs, prov: Provenance):
+    """For `.cpu()` / `.to(...)`: True (moves to the accelerator), False (to the host), None (no
+    device move -- `.to(dtype)`, any other method -- or an undecided one)."""
+    if name == "cpu":
+        return False
+    if name != "to":
+        return None
+    dev = kwargs.get("device", kwargs.get("other"))
+    if dev is None and len(args) > 1 and not isinstance(args[1], torch.dtype):
+        dev = args[1]
+    if dev is None:
+        return None
+    return prov.device_arg(dev)
 
 
 # ---------------------------------------------------------------------------------------
@@ -1380,6 +1595,9 @@ def run_model(name: str, builder, roots: Roots, timeout: float) -> dict:
     try:
         seed_all(0)
         model, eval_runs, train_runs = builder()
+        prov = Provenance()     # what a GPU run would hold on the device: the model and its inputs
+        prov.set_module(model)
+        prov.set_tree([eval_runs, train_runs])
         phases = [("eval", eval_runs), ("train", train_runs)]
         for phase, runs in phases:
             if not runs:
@@ -1389,7 +1607,7 @@ def run_model(name: str, builder, roots: Roots, timeout: float) -> dict:
             model.train(phase == "train")
             try:
                 tracer = rec.tracer()
-                with torch.set_grad_enabled(phase == "train"), HostReads(rec), DynamicOps(rec):
+                with torch.set_grad_enabled(phase == "train"), HostReads(rec, prov), DynamicOps(rec, prov):
                     sys.settrace(tracer)
                     try:
                         for args, kwargs in runs:
@@ -1464,7 +1682,10 @@ def main(argv=None) -> int:
                     "roots": {os.path.basename(p.rstrip(os.sep)): b for p, b in roots.dirs},
                     "recorded": sorted(["dynamic_output_shape (aten.index.Tensor: bool/uint8 index only)",
                                         "data_dependent_output", "torchvision.nms",
-                                        "aten.is_nonzero (bool(t) under inference_mode)"])},
+                                        "aten.is_nonzero (bool(t) under inference_mode)",
+                                        "host-copy:cpu/to/tolist/numpy/format (device-to-host copies of "
+                                        "device-derived tensors: .cpu(), .to(host), .tolist(), .numpy(), "
+                                        "np.asarray, printing; see Provenance)"])},
            "models": {}}
     t_all = time.time()
     for name in names:

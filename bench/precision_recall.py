@@ -6,8 +6,9 @@ Reads one or more ground-truth files written by `bench/groundtruth.py`, runs
 (executed or held a dynamic op), and compares (file, line) pairs:
 
 * ground truth (GT): lines where a data-dependent op ran (dynamic output shape, bool-mask
-  index, host sync such as `.item()`/`bool(t)`, torchvision nms), attributed to the innermost
-  package frame;
+  index, host sync such as `.item()`/`bool(t)`, torchvision nms, and -- in files recorded since
+  `host-copy` -- a device-to-host copy of a tensor that a GPU run holds on the device: `.cpu()`,
+  `.to("cpu")`, `.tolist()`, `.numpy()`, printing), attributed to the innermost package frame;
 * recall    = GT lines flagged by dynlint (any rule) / GT lines;
 * precision (a) = flagged lines that are GT / all flagged lines in the touched files;
 * precision (b) = flagged lines that are GT / flagged lines that executed in the runs -- the
@@ -17,7 +18,8 @@ Executed flagged lines that are not GT are further split into
   `caller`      the line is an outer package frame of a dynamic op (e.g. `batched_nms(...)`
                 call site, a call into a helper that syncs): right code, wrong line;
   `by-design`   DYN207 slices by a host value: the sync happened on an earlier line;
-  `host-read`   `.tolist()`/`.numpy()` ran there: a real host copy without a dispatched op;
+  `host-read`   `.tolist()`/`.numpy()` ran there but the GT holds no host copy: a tensor built on
+                the host, or a file recorded before `host-copy` existed;
   `unconfirmed` nothing data-dependent happened on that line at runtime.
 `precision (b, lenient)` counts the first three as correct.
 
@@ -57,7 +59,13 @@ REPO = os.path.dirname(HERE)
 # ---------------------------------------------------------------------------------------
 # Loading
 # ---------------------------------------------------------------------------------------
+# op classes that wait for the device: host syncs (`.item()`, `bool(t)`...) and host copies
+HOST_CLASSES = ("host-sync", "host-copy")
+
+
 def op_class(op: str) -> str:
+    if op.startswith("host-copy:"):
+        return "host-copy"
     if op.startswith("aten.index"):
         return "mask-index"
     if op in ("aten._local_scalar_dense", "aten.item", "aten.equal", "aten.is_nonzero"):
@@ -314,14 +322,15 @@ def score(truth: Truth, findings: list[dict], sources: dict[str, Source], stmt_l
 
 
 def per_package(gt, flagged, executed, cats) -> dict:
-    """Per package (first path component): sites, shape-op and host-sync recall, precision on
-    executed lines (strict and lenient). A site with both kinds of op counts in both recalls."""
+    """Per package (first path component): sites, shape-op and host-sync recall (host syncs and
+    host copies), precision on executed lines (strict and lenient). A site with both kinds of op
+    counts in both recalls."""
     lenient_ok = {k for c, keys in cats.items() if c != "unconfirmed" for k in keys}
     out = {}
     for pkg in sorted({rel.split("/", 1)[0] for rel, _ in gt} | {rel.split("/", 1)[0] for rel, _ in flagged}):
         mine = {k for k in gt if k[0].split("/", 1)[0] == pkg}
-        shape = {k for k in mine if any(op_class(o) != "host-sync" for o in gt[k])}
-        host = {k for k in mine if any(op_class(o) == "host-sync" for o in gt[k])}
+        shape = {k for k in mine if any(op_class(o) not in HOST_CLASSES for o in gt[k])}
+        host = {k for k in mine if any(op_class(o) in HOST_CLASSES for o in gt[k])}
         fl_exec = {k for k in flagged if k in executed and k[0].split("/", 1)[0] == pkg}
         tp_exec = fl_exec & mine
         out[pkg] = {"sites": len(mine), "shape_sites": len(shape), "host_sites": len(host),

@@ -13,6 +13,12 @@ import torch
 
 
 
+# The harness's stand-in for the accelerator: a device object that bench/groundtruth.py's
+# provenance tracker treats as the GPU of a GPU run (a `"cpu"` string or a `torch.device("cpu")`
+# it has never seen is the host there). Pass it where a harness hands a package its device.
+DEVICE = torch.device("cpu")
+
+
 def gen(seed: int = 1234) -> torch.Generator:
     return torch.Generator().manual_seed(seed)
 

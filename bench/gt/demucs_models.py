@@ -70,8 +70,8 @@ def train_and_separate(make, shifts=1, bag=False, penalty=True):
                 if penalty:
                     loss = loss + 1e-4 * svd_penalty(model, min_size=0.0, niters=2, powm=False, proba=1.0)
                 return loss
-            return apply_model(sep, mix_eval, shifts=shifts, split=True, overlap=0.25, progress=False,
-                               device="cpu")
+            # no `device=`: apply_model then runs on `mix.device` (a string would stand for the host)
+            return apply_model(sep, mix_eval, shifts=shifts, split=True, overlap=0.25, progress=False)
         args = ((sources, mix_eval), {})
         return step(run, eval_runs=args, train_runs=args, model=model, aug=aug, sep=sep)
     return build

@@ -14,7 +14,7 @@ import copy
 
 import torch
 
-from . import gen, step
+from . import DEVICE, gen, step
 
 IMG = 32
 
@@ -71,7 +71,7 @@ def _zero_shot(model, images, labels):
     from open_clip import SIMPLE_IMAGENET_TEMPLATES, build_zero_shot_classifier, get_tokenizer
     tok = get_tokenizer("ViT-B-32")
     clf = build_zero_shot_classifier(model, tok, CLASSES, SIMPLE_IMAGENET_TEMPLATES[:3], num_classes_per_batch=4,
-                                     device="cpu")
+                                     device=DEVICE)
     feats = model.encode_image(images, normalize=True)
     logits = 100.0 * feats @ clf
     pred = logits.topk(3, 1, True, True)[1].t()

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import torch
 
-from . import gen, step
+from . import DEVICE, gen, step
 
 IMG = 128
 
@@ -116,7 +116,7 @@ def validate():
         args = {"model": "yolov8n.yaml", "imgsz": IMG, "conf": 0.25, "plots": False, "save_json": False,
                 "task": "detect", "verbose": False}
         val = DetectionValidator(save_dir=Path(tempfile.mkdtemp(prefix="dynlint_gt_val")), args=args)
-        val.device = torch.device("cpu")
+        val.device = DEVICE
         val.training = True                  # validation during training, as the trainer runs it
         val.data = {"val": "", "nc": len(model.names), "names": model.names}
         val.init_metrics(model)
