@@ -8,6 +8,7 @@ import re
 from ..annotations import annotation_kind
 from ..kinds import SCALAR
 from ..roles import Role
+from ..statements import child_nodes, walk
 from .cold import cold_caller
 from .info import ClassInfo, FunctionInfo, Scopes
 from .naming import _HELD_INSTANCE, _STDLIB
@@ -95,7 +96,7 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
     model_refs: set[str] = set()
     stored: dict[int, set] = {}
     soft = scopes.soft_cold
-    calls = _CallRefs(module, aliases, local)
+    calls = _CallRefs(module, aliases, local, lines)
     cold_calls: set = set()
     for f in scopes.order:
         unit = f.parent is None         # a module-level function or a method
@@ -132,8 +133,11 @@ class _CallRefs:
     comment or docstring calls nothing. What it names without calling (a callback handed on,
     `self.act = gelu`, a decorator) may run anywhere: gathered in `live`."""
 
-    def __init__(self, module: str, aliases: dict, local: set):
-        self.module, self.aliases, self.local = module, aliases, local
+    def __init__(self, module: str, aliases: dict, local: set, lines: list[str]):
+        self.module, self.aliases, self.local, self.lines = module, aliases, local, lines
+        # (an alias of torch, numpy or the standard library never names a project function,
+        # nor does any attribute of it: `_project`)
+        self.wanted = frozenset(a for a, t in aliases.items() if _project(t) is not None) | local
         self.live: set = set()
 
     def _name(self, node):
@@ -158,32 +162,41 @@ class _CallRefs:
             if t is ast.FunctionDef or t is ast.AsyncFunctionDef:
                 for part in (*n.decorator_list, *n.args.defaults, *n.args.kw_defaults):
                     if part is not None:
-                        nodes.extend(ast.walk(part))
+                        nodes.extend(walk(part))
             elif t is ast.ClassDef:
                 for part in (*n.decorator_list, *n.bases, *n.keywords):
-                    nodes.extend(ast.walk(part))
+                    nodes.extend(walk(part))
                 todo.extend(n.body)
             elif t in _BLOCKS or t is ast.ExceptHandler:
-                todo.extend(c for c in ast.iter_child_nodes(n))
+                todo.extend(child_nodes(n))
             else:
-                nodes.extend(ast.walk(n))
+                nodes.extend(walk(n))
         return self._calls(nodes)
 
     def of(self, f: FunctionInfo) -> set:
-        return self._calls(list(ast.walk(f.node)))
+        # Only names of `wanted` give anything (`_name`): a function whose text names none of
+        # them (its decorators, above its text, aside) needs no walk of its tree.
+        if not f.node.decorator_list and self.wanted.isdisjoint(f.refs(self.lines)[0]):
+            return set()
+        return self._calls(walk(f.node))
 
     def _calls(self, nodes: list) -> set:
         out, seen = set(), set()        # (seen: callees, and the modules of `mod.f`)
+        named = []                      # names and attributes, in walk order
         for n in nodes:
-            if type(n) is ast.Call:
+            t = type(n)
+            if t is ast.Call:
                 seen.add(id(n.func))
                 name = self._name(n.func)
                 if name is not None:
                     out.add(name)
-            elif type(n) is ast.Attribute:
+            elif t is ast.Attribute:
                 seen.add(id(n.value))
-        for n in nodes:
-            if type(n) in (ast.Name, ast.Attribute) and id(n) not in seen:
+                named.append(n)
+            elif t is ast.Name:
+                named.append(n)
+        for n in named:
+            if id(n) not in seen:
                 name = self._name(n)
                 if name is not None:
                     self.live.add(name)
