@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 
-from .statements import statements
+from .bindings import _bindings
 
 
 def registries(analyzer) -> dict:
@@ -40,26 +40,12 @@ def built_from_registry(analyzer, fn, name: str) -> tuple:
     cache = analyzer.calls.instances.setdefault(id(fn), {})
     if name in cache:
         return cache[name]
-    found, bindings = (), 0
-    for stmt in statements(fn.body, enter_defs=False):
-        t = type(stmt)
-        if t is ast.Assign:
-            for target in stmt.targets:
-                if any(type(n) is ast.Name and n.id == name for n in ast.walk(target)):
-                    bindings += 1
-                    v = stmt.value
-                    if type(target) is ast.Name and type(v) is ast.Call and \
-                            type(v.func) is ast.Subscript and type(v.func.value) is ast.Name:
-                        found = regs.get(v.func.value.id, ())
-        elif t in (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.With,
-                   ast.AsyncWith) and name in {n.id for n in ast.walk(
-                       stmt.target if t in (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor)
-                       else ast.Tuple([i.optional_vars for i in stmt.items
-                                       if i.optional_vars is not None], ast.Load()))
-                       if type(n) is ast.Name}:
-            bindings += 1
-    params = fn.args
-    if any(a.arg == name for a in (*params.posonlyargs, *params.args, *params.kwonlyargs)):
-        bindings += 1
-    cache[name] = found if bindings == 1 else ()
+    values = _bindings(fn, name)        # None: a parameter, loop target, unpacking...
+    found = ()
+    if values is not None and len(values) == 1:
+        v = values[0]
+        if type(v) is ast.Call and type(v.func) is ast.Subscript and \
+                type(v.func.value) is ast.Name:
+            found = regs.get(v.func.value.id, ())
+    cache[name] = found
     return cache[name]

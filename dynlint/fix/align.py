@@ -23,8 +23,8 @@ from __future__ import annotations
 import ast
 
 from ..analysis import kinds as K
+from ..analysis.bindings import _binds, _binds_here
 from ..analysis.statements import walk
-from ..engine.predicates.bindings import _binds, _binds_here
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)

@@ -31,7 +31,7 @@ from ..engine.spans import char_col, segment
 from ..finding import Edit, Fix
 from ..engine.patterns import META_PREFIX, Pattern, meta_name, same_code
 from ..engine.predicates import MatchContext
-from ..engine.predicates.bindings import _binds
+from ..analysis.bindings import _binds
 from .splice import _top_level_names
 
 _META_RE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")

@@ -83,7 +83,6 @@ def _isinstance_of(test, node, types=_NON_TENSOR_TYPES) -> bool:
 
 
 _COMPARE_OPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
-_BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _DYNAMIC_CALLS = frozenset("""
 nonzero argwhere unique unique_consecutive masked_select bincount nms batched_nms

@@ -11,13 +11,14 @@ from __future__ import annotations
 import ast
 
 from ...analysis import kinds as K
+from ...analysis.bindings import _BLOCK_FIELDS
 from ...analysis.kinds import BOOL, PROBABLE
 from ...analysis.roles import Role
 from ...analysis.statements import child_nodes, walk
 from ...analysis.tensor_api import TENSOR_NAMES
 from ..patterns import same_code
-from .context import (_BLOCK_FIELDS, _COMPARE_OPS, _DYNAMIC_CALLS, _LOOPS, _ancestors,
-                      _last_statement, _torch_name)
+from .context import (_COMPARE_OPS, _DYNAMIC_CALLS, _LOOPS, _ancestors, _last_statement,
+                      _torch_name)
 from .registry import predicate
 
 _PURE_METHODS = frozenset("""

@@ -16,8 +16,9 @@ import ast
 import re
 
 from ...analysis import kinds as K
+from ...analysis.bindings import _bindings
 from ...analysis.kinds import BOOL, PROBABLE, UNKNOWN
-from .bindings import _bindings, _every_binding
+from .bindings import _every_binding
 from .context import _function_of
 from .registry import predicate
 

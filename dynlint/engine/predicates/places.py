@@ -8,7 +8,7 @@ import ast
 from ...analysis.roles import Role
 from ...analysis.statements import walk
 from ...analysis.scopes.reach import in_step_span
-from .bindings import _binds, _binds_here, _statements
+from ...analysis.bindings import _binds, _binds_here, _statements
 from .context import _ancestors, _last_name, _last_statement, _LOOPS
 from .guards import outside_step
 from .registry import predicate

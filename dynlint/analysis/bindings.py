@@ -1,0 +1,110 @@
+"""Which names a statement or a function binds, and the values a local name is bound to:
+plain facts of the tree, shared by the analysis (registries), the predicates and the fixes."""
+from __future__ import annotations
+
+import ast
+
+from .statements import child_nodes, walk
+
+# (the fields of a compound statement that hold blocks; `handlers` hold except clauses)
+_BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _bindings(func, name: str):
+    """Values bound to local `name` in `func` (not in nested functions), or None when some
+    binding has no single value (a parameter, a loop or `with` target, tuple unpacking...)."""
+    args = func.args
+    if any(a.arg == name for a in args.posonlyargs + args.args + args.kwonlyargs) or \
+            any(a is not None and a.arg == name for a in (args.vararg, args.kwarg)):
+        return None
+    values = []
+    for st in _statements(func.body):
+        t = type(st)
+        if t is ast.Assign:
+            for target in st.targets:
+                if type(target) is ast.Name and target.id == name:
+                    values.append(st.value)
+                elif _binds(target, name):
+                    return None
+        elif t in (ast.AnnAssign, ast.AugAssign) and type(st.target) is ast.Name and st.target.id == name:
+            if st.value is not None:
+                values.append(st.value)
+        elif _binds_here(st, name):
+            return None
+    return values
+
+
+def _statements(block):
+    """Every statement of a block and of the blocks nested in it (not nested functions)."""
+    todo = list(block)
+    while todo:
+        st = todo.pop()
+        yield st
+        if type(st) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            continue
+        for field in (*_BLOCK_FIELDS, "handlers"):
+            inner = getattr(st, field, None)
+            if type(inner) is list:
+                todo.extend(x for x in inner if isinstance(x, ast.stmt))
+                todo.extend(s for h in inner if type(h) is ast.ExceptHandler for s in h.body)
+
+
+def _binds_here(st, name: str) -> bool:
+    """The statement itself (not the blocks nested in it) binds `name`."""
+    found = st.__dict__.get("_dl_binds_here")
+    if found is None:      # every name at once, kept on the node: asked again for other names
+        found = st._dl_binds_here = frozenset(_bound_here(st))
+    return name in found
+
+
+def _bound_here(st) -> set:
+    t = type(st)
+    if t in (ast.Assign, ast.AugAssign, ast.AnnAssign):
+        targets = st.targets if t is ast.Assign else [st.target]
+        return set().union(*map(_bound, targets)) | _walrus_targets(st.value)
+    if t in (ast.For, ast.AsyncFor):
+        return _bound(st.target) | _walrus_targets(st.iter)
+    if t in (ast.With, ast.AsyncWith):
+        return set().union(*(_bound(i.optional_vars) for i in st.items if i.optional_vars is not None))
+    if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+        return {st.name}
+    if t in (ast.Import, ast.ImportFrom):
+        return _bound(st)
+    if t is ast.ExceptHandler:
+        return {st.name} if st.name is not None else set()
+    return set().union(*(_walrus_targets(v) for v in ast.iter_child_nodes(st) if isinstance(v, ast.expr)))
+
+
+def _walrus_targets(expr) -> set:
+    if expr is None:
+        return set()
+    return {n.target.id for n in walk(expr) if type(n) is ast.NamedExpr}
+
+
+def _binds(tree, name: str) -> bool:
+    """`tree` assigns `name` (assignment, loop or `with` target, walrus, import, def), not
+    counting nested functions' own locals."""
+    found = tree.__dict__.get("_dl_binds")
+    if found is None:      # every name at once, kept on the node: asked again for other names
+        found = tree._dl_binds = frozenset(_bound(tree))
+    return name in found
+
+
+def _bound(tree) -> set:
+    """The names `_binds(tree, name)` is true for."""
+    out = set()
+    todo = [tree]
+    while todo:
+        n = todo.pop()
+        t = type(n)
+        if t is ast.Name and type(n.ctx) is ast.Store:
+            out.add(n.id)
+        if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            out.add(n.name)
+            continue
+        if t is ast.Lambda:
+            continue
+        if t in (ast.Import, ast.ImportFrom):
+            out.update(a.asname or a.name.split(".")[0] for a in n.names)
+        todo.extend(child_nodes(n))
+    return out
