@@ -24,7 +24,7 @@ from ..project import source
 from ..project.cache import Configurations, content_hash
 from ..analysis.kinds import SCALAR, TENSOR
 from ..analysis.summaries import CALLERS, local_site, passed_to, upgrade
-from ..project.index import Index, reexported
+from ..project.index import Index, canonical, direct_subclasses, reexported
 from ..project.scope import module_name, unnamed_files
 from .result_json import facts_from_json, facts_to_json
 from ..engine.match import FileFacts
@@ -250,13 +250,7 @@ def _sibling_sites(index, opens: dict) -> dict:
     caller passing one. callee -> sites."""
     if not index.zero_d:
         return {}
-    by_base = index.__dict__.get("_by_base")
-    if by_base is None:
-        by_base = index.__dict__["_by_base"] = {}
-        for cls, (bases, _) in index.classes.items():
-            for base in bases:
-                if type(base) is str:
-                    by_base.setdefault(Hierarchy._canonical(base, index.aliases), []).append(cls)
+    children = index.children
     out = {}
     for callee, (_, name, params) in opens.items():
         if "." not in name:
@@ -267,7 +261,7 @@ def _sibling_sites(index, opens: dict) -> dict:
         if entry is None or not wanted:
             continue
         siblings = {c for b in entry[0] if type(b) is str
-                    for c in by_base.get(Hierarchy._canonical(b, index.aliases), ())
+                    for c in children.get(canonical(b, index.aliases), ())
                     if c != owner}
         declared = set()
         for sibling in siblings:
@@ -486,7 +480,6 @@ class Hierarchy:
 
     def __init__(self, all_facts, aliases: dict):
         self.classes: dict = {}     # class -> (bases, method names)
-        self.children: dict = {}    # class -> direct subclasses
         self.own: dict = {}         # class -> 1: an nn.Module by its own bases, 0: if a base
                                     # is, -1: unknown (scopes.class_facts)
         self.deferred: list = []    # (class, module, {method qualname: also when unknown})
@@ -495,14 +488,15 @@ class Hierarchy:
                 if type(entry) is not list or len(entry) < 2:
                     continue
                 full = f"{facts.module}.{name}"
-                bases = [self._canonical(b, aliases) for b in entry[0] if type(b) is str]
+                bases = [canonical(b, aliases) for b in entry[0] if type(b) is str]
                 self.classes[full] = (bases, frozenset(entry[1]))
                 if len(entry) >= 4 and entry[2] in (1, 0, -1) and type(entry[3]) is dict:
                     self.own[full] = entry[2]
                     if entry[3]:
                         self.deferred.append((full, facts.module, entry[3]))
-                for base in bases:
-                    self.children.setdefault(base, []).append(full)
+        # class -> direct subclasses (bases are canonical already: the map adds no hop)
+        self.children: dict = direct_subclasses(
+            ((name, bases) for name, (bases, _) in self.classes.items()), aliases)
         self._below: dict = {}
         self._by_name: dict = {}    # class -> {method name: subclasses defining it}
         self._module: dict = {}
@@ -543,16 +537,6 @@ class Hierarchy:
                     why = "an nn.Module through its bases" if state else "its bases are unknown"
                     out.append((f"{module}.{qualname}", ("entry point", why)))
         return out
-
-    @staticmethod
-    def _canonical(name: str, aliases: dict) -> str:
-        """A base named through a package's re-exports (`pkg.Metric`): where it is defined."""
-        for _ in range(_REEXPORT_HOPS):
-            target = reexported(name, aliases)
-            if target is None:
-                break
-            name = target
-        return name
 
     def _descendants(self, cls: str) -> list:
         out = self._below.get(cls)

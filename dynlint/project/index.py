@@ -125,6 +125,15 @@ class Index:
                  self._importers.get(f"{module}.{name}", set())) - {module})
         return found
 
+    @property
+    def children(self) -> dict:
+        """Class -> its direct subclasses in the project (`direct_subclasses`)."""
+        found = self._defined.get("children")
+        if found is None:
+            found = self._defined["children"] = direct_subclasses(
+                ((name, bases) for name, (bases, _) in self.classes.items()), self.aliases)
+        return found
+
     def subclass_importers(self, cls: str) -> frozenset:
         """The modules that import a subclass of the project's class `cls` (at any depth):
         a method `cls` defines runs for instances of its subclasses too, which such a module
@@ -134,14 +143,7 @@ class Index:
         found = self._defined.get(key)
         if found is not None:
             return found
-        children: dict = self._defined.get("children")
-        if children is None:
-            children = self._defined["children"] = {}
-            for name, (bases, _) in self.classes.items():
-                for base in bases:
-                    if type(base) is str:
-                        children.setdefault(reexported(base, self.aliases) or base,
-                                            []).append(name)
+        children = self.children
         out: set = set()
         seen, todo = {cls}, [(cls, 0)]
         while todo:
@@ -185,6 +187,29 @@ class Index:
         target = reexported(key, self.aliases)
         if target is not None:
             self.needed(target, candidates, out, depth + 1)
+
+
+def canonical(name: str, aliases: dict) -> str:
+    """A class named through a package's re-exports (`pkg.Metric`): where it is defined."""
+    for _ in range(_DEPTH):
+        target = reexported(name, aliases)
+        if target is None:
+            break
+        name = target
+    return name
+
+
+def direct_subclasses(classes, aliases: dict) -> dict:
+    """Class -> its direct subclasses, from `(class, bases)` pairs of the project (absolute
+    names; bases that are not names are skipped), each base taken where it is defined. The
+    one map the cross-file step reads subclasses from: overrides reached through a base, the
+    importers of subclasses, sibling classes."""
+    out: dict = {}
+    for name, bases in classes:
+        for base in bases:
+            if type(base) is str:
+                out.setdefault(canonical(base, aliases), []).append(name)
+    return out
 
 
 def reexported(name: str, aliases: dict) -> str | None:
