@@ -151,14 +151,14 @@ DIAGNOSES = {
         "cold by name",
         "class named *Tokenizer is cold by name, but its forward runs the decoder and segments the sequence"),
 }
-FP_DIAGNOSES = {
-    "by-design": "DYN207 slice by host values: the sync happened on the earlier .tolist() line (right code)",
-    "caller": "the data-dependent op ran in a callee; with MetaTensor the op was attributed to "
-              "__torch_function__ (GT artefact, fixed in groundtruth.py)",
-    "host-read": "a real .tolist() host copy (no dispatched op); monai's `torch.arange(2, len(shape)).tolist()` "
-                 "only reads a CPU constant built from a shape: cheap, arguably not worth a finding",
-    "unconfirmed": "float(sigma) where sigma is a Python number in the runs (parameter typed float | Tensor): "
-                   "nothing synced",
+FP_DIAGNOSES = {   # the category's meaning (bench/precision_recall.py), when no note names the line
+    "by-design": "a rule whose finding is no dispatched op by design (e.g. DYN207: a slice by a host "
+                 "value that was read on an earlier line)",
+    "caller": "the data-dependent op ran in a function this line calls (the ground truth pins it there)",
+    "host-read": "a host read or copy the ground truth did not record: the tensor was not derived from "
+                 "the device in the runs (built on the host), or the read dispatched nothing",
+    "unconfirmed": "the construct did not reach a data-dependent op in the runs (a short-circuit, a "
+                   "Python number where a tensor may arrive, a branch not taken)",
 }
 
 
