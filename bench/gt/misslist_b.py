@@ -105,6 +105,9 @@ DIAGNOSES_B = {
 
 # false alarms: executed flagged lines with no data-dependent op at that line in the runs
 FP_B = {
+    (_PYG + "utils/_negative_sampling.py", "batched_negative_sampling"): (
+        "host-read: harness-built input", "`num_src.tolist()` of `degree(batch)`: the harness builds `batch` "
+        "with `torch.zeros(n)` on the host; a training batch vector is on the device (the finding holds there)"),
     (_PYG + "utils/_to_dense_batch.py", "*"): (
         "by design: DYN207", "slice by `max_num_nodes`, a host value whose sync ran on an earlier line"),
     (_UL + "utils/tal.py", "pair_overlaps"): (

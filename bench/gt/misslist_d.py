@@ -112,7 +112,19 @@ DIAGNOSES_D = {
 
 FP_D = {
     (_DM + "apply.py", "*"): (
-        "by design: DYN207", "slice by `offset`, a host value read with `.item()`/random on an earlier line"),
+        "by design: DYN207", "slice by `offset`/`segment_length`: `int(0.5 * model.samplerate)`, a conversion "
+        "of an attribute only probably a tensor (no DYN203 there), marks them host values; the read is not "
+        "reported in the function, so the slice still is"),
+    ("x_transformers/entropy_based_tokenizer.py", "*"): (
+        "GT artefact: provenance lost", "`one_token_length` comes from `pad_sequence` of device tensors "
+        "(arange on `seq.device`); groundtruth.Provenance does not mark pad_sequence's output as device memory "
+        "(checked with a probe), so this real host copy is not recorded"),
+    ("x_transformers/nonautoregressive_wrapper.py", "*"): (
+        "host-read: not derivable", "`times = torch.linspace(...)` is host memory, but it reaches "
+        "`.tolist()` through `self.schedule_fn`, a callable attribute that may be a user's schedule"),
+    ("kornia/augmentation/_2d/intensity/color_jiggle.py", "*"): (
+        "host-read: depends on the caller", "`params['order']`: ColorJitter (the run) draws it with "
+        "`torch.randperm(4)` on the host; ColorJiggle moves it to the input's device; the function is shared"),
     (_DM + "utils.py", "*"): (
         "false alarm: isinstance narrowing",
         "`center_trim(tensor, reference: Union[Tensor, int])`: `ref_size: int` is declared, and set from "

@@ -29,7 +29,7 @@ class Frame:
     """A function (or the module, a class body, a lambda) and what its names hold."""
 
     __slots__ = ("name", "qualname", "parent", "cls", "env", "node", "kind", "modelish", "role",
-                 "top", "info", "tuples")
+                 "top", "info", "tuples", "entry")
 
     def __init__(self, name, qualname, parent, cls=None, node=None, kind="function"):
         self.name, self.qualname, self.parent, self.cls = name, qualname, parent, cls
@@ -40,6 +40,7 @@ class Frame:
         self.top = None              # scopes.FunctionInfo of the enclosing function or method (its `unit`)
         self.info = None             # scopes.FunctionInfo of this function
         self.tuples: dict = {}       # name -> kinds of the items of a tuple it holds
+        self.entry: dict = {}        # parameter -> its kind on entry (annotation, callers)
 
     def lookup(self, name: str) -> int:
         frame = self
@@ -534,6 +535,7 @@ class Analyzer(KindInference):
                 frame.tuples[name] = k
             else:
                 frame.env[name] = k
+        frame.entry = dict(frame.env)
         # A second walk starts after the module's: its ancestors are just the function.
         revisit = not self.stack or self.stack[-1] is not node
         if revisit:

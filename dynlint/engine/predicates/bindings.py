@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import ast
 
-from ...analysis.bindings import _bindings, _binds_here, _statements
+from ...analysis import kinds as K
+from ...analysis.bindings import _bindings, _binds, _binds_here, _statements
 from ...analysis.tensor_api import SEQUENCE_TYPES
 from .context import _checked_not_tensor, _function_of
+from .places import in_model_code
 from .registry import predicate
 
 
@@ -96,3 +98,79 @@ def python_sequence(ctx, node):
 
 # `isinstance(v, list)` guards a branch where `v` is a Python sequence.
 _SEQUENCE_CHECKS = frozenset({"list", "tuple", "List", "Tuple", "Sequence", "abc.Sequence"})
+
+
+def host_read_here(ctx, expr) -> bool:
+    """Every host value in `expr` (a Python value computed from tensor data) was read from a
+    tensor in the enclosing function: traced through the local bindings of the names it uses
+    (tuple unpacking and loop targets too) to a read (`t.item()`, `t.tolist()`, `int(t)`),
+    through arithmetic, subscripts and calls fed by such values (`counts[i]`,
+    `min(n, self.k)`). Not when one arrives from outside: a parameter, an attribute, a name
+    of an enclosing scope, what a function returns from no host argument. A parameter counts
+    as from outside when it holds a host value on entry (its annotation, its callers), else
+    by what the function binds it to (`if n is None: n = int(t.max())`)."""
+    frame = _function_of(ctx)
+    return frame is not None and _traced(ctx, frame, expr, set())
+
+
+def _traced(ctx, frame, expr, seen: set) -> bool:
+    t = type(expr)
+    if t is ast.Call and _reads_tensor(ctx, expr):
+        return True
+    if not ctx.kind(expr) & K.HOST:
+        return True                 # holds no host value: nothing to trace
+    if t is ast.Name:
+        if expr.id in seen:
+            return True             # a loop-carried value: its other bindings decide
+        seen.add(expr.id)
+        if frame.entry.get(expr.id, 0) & K.HOST:
+            return False
+        values = _binding_values(frame.node, expr.id)
+        return bool(values) and all(_traced(ctx, frame, v, seen) for v in values)
+    if t is ast.Call:
+        args = [*expr.args, *(k.value for k in expr.keywords)]
+        if type(expr.func) is ast.Attribute:
+            args.append(expr.func.value)
+        # A host value from no host argument comes out of the callee: read elsewhere.
+        return any(ctx.kind(a) & K.HOST for a in args) and \
+            all(_traced(ctx, frame, a, seen) for a in args)
+    if t in (ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp, ast.Subscript,
+             ast.Tuple, ast.List, ast.Starred, ast.Slice):
+        return all(_traced(ctx, frame, c, seen) for c in ast.iter_child_nodes(expr)
+                   if isinstance(c, ast.expr))
+    return False                    # an attribute, a comprehension...: from outside
+
+
+def _reads_tensor(ctx, call) -> bool:
+    """Where tensor data becomes a Python value, as the host-read rules see it: `t.item()`,
+    `t.tolist()` (in model code) of a value not already on the host (methods of tensors: a
+    receiver that may be one is enough), `int(t)`, `float(t)`... of a certain tensor (`int(0.5 * rate)` of a
+    value only probably a tensor is no evidence of a read, and no rule reports it there)."""
+    f = call.func
+    if type(f) is ast.Attribute and f.attr in K.HOST_METHODS:
+        # An export (`.tolist()`) is reported in model code only: in library code it is mostly
+        # a result converted for the user, so a slice by it is the first place it shows.
+        return not ctx.kind(f.value) & K.HOST and (f.attr != "tolist" or in_model_code(ctx, call))
+    if type(f) is ast.Name and f.id in K.HOST_CONVERTERS and len(call.args) == 1:
+        k = ctx.kind(call.args[0])
+        return K.level(k) == K.TENSOR and not k & K.HOST
+    return False
+
+
+def _binding_values(func, name: str):
+    """The values `name` is bound to in `func`'s body (an assignment's value, tuple unpacking
+    included; a loop's iterable), or None when it is bound otherwise (`with`, an import, a
+    walrus)."""
+    values = []
+    for st in _statements(func.body):
+        t = type(st)
+        if t is ast.Assign and any(_binds(target, name) for target in st.targets):
+            values.append(st.value)
+        elif t in (ast.AugAssign, ast.AnnAssign) and _binds(st.target, name):
+            if st.value is not None:
+                values.append(st.value)
+        elif t in (ast.For, ast.AsyncFor) and _binds(st.target, name):
+            values.append(st.iter)
+        elif _binds_here(st, name):
+            return None
+    return values

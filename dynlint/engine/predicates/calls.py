@@ -113,6 +113,23 @@ _PLACEMENT_KEYWORDS = frozenset({"out", "device", "dtype", "layout", "generator"
                                  "requires_grad", "pin_memory", "memory_format"})
 
 
+@predicate()
+def project_callee(ctx, node):
+    """The call's function resolves, through the file's imports (relative ones against the module's own dotted name), to a name inside the file's own top-level package: `box_ops.batched_nms(...)` after `from ..ops import boxes as box_ops` in a detection head of torchvision itself. The callee's body is then part of the project checked, where what it does is reported, once, rather than again at each call; the same call from another project (`torchvision.ops.batched_nms` in a user's detector) is not one. A relative import always does (it cannot leave its package); an absolute one needs the module's name, so never for a file outside any package or read from standard input."""
+    if type(node) is not ast.Call or type(node.func) not in (ast.Name, ast.Attribute):
+        return False
+    analyzer = ctx.analyzer
+    q = analyzer.qualname(node.func)
+    if q is None:
+        return False
+    if q.startswith("."):
+        return True             # a relative import never leaves its package
+    module, is_package = analyzer.module_name, getattr(analyzer, "is_package", False)
+    if not module or ("." not in module and not is_package):
+        return False            # a loose module: no package around it to hold the callee
+    return "." in q and q.partition(".")[0] == module.partition(".")[0]
+
+
 def _apply(ctx, name, node) -> bool:
     p = REGISTRY.get(str(name))
     if p is None or p.arity not in (0, -1):

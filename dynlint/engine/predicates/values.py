@@ -10,6 +10,7 @@ from ...analysis.hostmem import copy_source
 from ...analysis.kinds import BOOL, HOST, PROBABLE, TENSOR, UNKNOWN
 from ...analysis.tensor_api import TENSOR_NAMES
 from ..patterns import same_code
+from .bindings import host_read_here
 from .context import _COMPARE_OPS, _contains
 from .registry import predicate
 
@@ -196,9 +197,9 @@ def _maskish(ctx, node, sub) -> bool:
 
 @predicate()
 def data_dependent_slice(ctx, node):
-    """A subscript index holding a slice whose start, stop or step is a tensor or a host value computed from tensor data (`x[:n]` with `n = t.item()`); in a write (`out[i, :n] = y`), only a tensor bound, read right there. A slice of constant width (`x[i:i + 1]`, `x[n - 2:n]`) has a static shape whatever its offset, so it does not count."""
+    """A subscript index holding a slice whose start, stop or step is a tensor (read on the host right there: `x[: mask.sum()]`) or a host value computed from tensor data that arrives from outside the function (a parameter, an attribute, a helper's return: `x[:n]` with `n` a `max_len` the caller read); in a write (`out[i, :n] = y`), only a tensor bound. A host value read from a tensor in the same function (`n = t.item()` or `int(t.max())` earlier) was reported where it was read: the slice is its consequence, not a second cause. A slice of constant width (`x[i:i + 1]`, `x[n - 2:n]`) has a static shape whatever its offset, so it does not count."""
     # In a write (`out[i, :olen] = y`) only a tensor bound counts: it is read on the host right
-    # there. A host value read earlier was reported where it was read.
+    # there. A host value read earlier was reported where it was read (host_read_here).
     sub = ctx.node
     written = type(sub) is ast.Subscript and sub.slice is node and not loaded(ctx, sub)
     return _slice_bound(ctx, node, host_too=not written)
@@ -206,14 +207,18 @@ def data_dependent_slice(ctx, node):
 
 def _slice_bound(ctx, node, host_too: bool) -> bool:
     items = node.elts if type(node) is ast.Tuple else (node,)
+    host = []
     for item in items:
         if type(item) is ast.Slice and not _constant_width(item):
             for bound in (item.lower, item.upper, item.step):
                 if bound is not None:
                     k = ctx.kind(bound)
-                    if (host_too and k & HOST) or (K.level(k) == TENSOR and not k & HOST):
+                    if K.level(k) == TENSOR and not k & HOST:
                         return True
-    return False
+                    if host_too and k & HOST:
+                        host.append(bound)
+    # The root cause is reported once: a host value read in this function, where it was read.
+    return any(not host_read_here(ctx, b) for b in host)
 
 
 def _constant_width(item: ast.Slice) -> bool:
