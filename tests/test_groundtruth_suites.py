@@ -1,7 +1,8 @@
 """The ground-truth recorder (bench/groundtruth.py) and its suites' plumbing, run for real on torch:
 a throwaway package whose step runs a bool-mask index, an `.item()` and a `bool(t)` under
 `inference_mode` must be recorded at those lines; suites whose packages are absent (CI has none of
-suite c's) are skipped by name, not crashed on; the committed suite-c and suite-d reports are fully diagnosed."""
+suite c's) are skipped by name, not crashed on; the committed suite-c, suite-d and suite-e reports are fully
+diagnosed."""
 from __future__ import annotations
 
 import importlib.util
@@ -155,6 +156,28 @@ def test_suite_d_report_fully_diagnosed():
     text = out.stdout
     for pkg in ("effdet", "demucs", "torchdiffeq", "open_clip"):
         assert f"## {pkg}" in text
+    causes = text.split("## Miss causes by count", 1)[1].split("\n## ", 1)[0]
+    assert "unknown" not in causes and "- " in causes
+    assert "] ?" not in text                     # every site has a diagnosis
+
+
+def test_suite_e_cli_lists_or_skips():
+    out = subprocess.run([sys.executable, os.path.join(BENCH, "groundtruth.py"), "--suite", "e", "--list"],
+                         capture_output=True, text=True, timeout=300, cwd=REPO)
+    assert out.returncode == 0, out.stderr[-2000:]
+    if importlib.util.find_spec("speechbrain") is None:
+        assert "skipping speechbrain" in out.stdout
+    else:
+        assert any(line.startswith("sb_") for line in out.stdout.splitlines())
+
+
+def test_suite_e_report_fully_diagnosed():
+    report = os.path.join(BENCH, "results", "pr_e_firstlook.json")
+    out = subprocess.run([sys.executable, os.path.join(BENCH, "gt", "misslist.py"), report, "--packages",
+                          "speechbrain"], capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert out.returncode == 0, out.stderr[-2000:]
+    text = out.stdout
+    assert "## speechbrain" in text
     causes = text.split("## Miss causes by count", 1)[1].split("\n## ", 1)[0]
     assert "unknown" not in causes and "- " in causes
     assert "] ?" not in text                     # every site has a diagnosis
