@@ -56,6 +56,8 @@ Usage:
     python bench/groundtruth.py --suite d --out bench/results/gt_d.json   # effdet, demucs,
                                         # torchdiffeq, open_clip (detection, music separation,
                                         # ODE solvers, vision-language)
+    python bench/groundtruth.py --suite e --out bench/results/gt_e.json   # speechbrain (ASR
+                                        # training and decoding, speaker embeddings)
 
 Everything is seeded; a failing model (or phase) is recorded and the run goes on. Each model
 has a time limit (`--timeout`, default 240 s). Use `--threads` to limit torch's intra-op
@@ -1553,9 +1555,9 @@ CLASSIC_PACKAGES = ["torchvision", "transformers"]
 
 def suite_models(suite: str) -> tuple[dict, list[str]]:
     """(name -> builder, packages whose files count) for a suite: classic, new, all (classic + new)
-    b (ultralytics, torch_geometric), c (timm, torchmetrics, torchaudio) or d (effdet, demucs,
-    torchdiffeq, open_clip); b, c and d are kept out of `all` so that their first-look figures stay
-    unseen data."""
+    b (ultralytics, torch_geometric), c (timm, torchmetrics, torchaudio), d (effdet, demucs,
+    torchdiffeq, open_clip) or e (speechbrain); b to e are kept out of `all` so that their
+    first-look figures stay unseen data."""
     models, packages = {}, []
     if suite in ("classic", "all"):
         models.update(MODELS)
@@ -1565,9 +1567,10 @@ def suite_models(suite: str) -> tuple[dict, list[str]]:
         extra, pkgs = new_models()
         models.update(extra)
         packages += pkgs
-    if suite in ("b", "c", "d"):
+    if suite in ("b", "c", "d", "e"):
         import gt
-        extra, pkgs = {"b": gt.suite_b_models, "c": gt.suite_c_models, "d": gt.suite_d_models}[suite]()
+        extra, pkgs = {"b": gt.suite_b_models, "c": gt.suite_c_models, "d": gt.suite_d_models,
+                       "e": gt.suite_e_models}[suite]()
         models.update(extra)
         packages += pkgs
     return models, packages
@@ -1652,11 +1655,12 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=float, default=240)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--list", action="store_true")
-    ap.add_argument("--suite", choices=("classic", "new", "all", "b", "c", "d"), default="classic",
+    ap.add_argument("--suite", choices=("classic", "new", "all", "b", "c", "d", "e"), default="classic",
                     help="classic: torchvision+transformers; new: the six packages of bench/gt/; "
                          "b: ultralytics + torch_geometric (bench/gt/ultralytics_models.py, pyg_models.py); "
                          "c: timm + torchmetrics + torchaudio (bench/gt/timm_models.py, ...); "
-                         "d: effdet + demucs + torchdiffeq + open_clip (bench/gt/effdet_models.py, ...)")
+                         "d: effdet + demucs + torchdiffeq + open_clip (bench/gt/effdet_models.py, ...); "
+                         "e: speechbrain (bench/gt/speechbrain_models.py)")
     args = ap.parse_args(argv)
     models, packages = suite_models(args.suite)
     names = select(list(models), args.models)

@@ -1,7 +1,8 @@
 """The ground-truth recorder (bench/groundtruth.py) and its suites' plumbing, run for real on torch:
 a throwaway package whose step runs a bool-mask index, an `.item()` and a `bool(t)` under
 `inference_mode` must be recorded at those lines; suites whose packages are absent (CI has none of
-suite c's) are skipped by name, not crashed on; the committed suite-c and suite-d reports are fully diagnosed."""
+suite c's) are skipped by name, not crashed on; the committed suite-c, suite-d and suite-e reports are fully
+diagnosed."""
 from __future__ import annotations
 
 import importlib.util
@@ -92,17 +93,6 @@ def test_suite_c_skips_absent_packages(driven):
         assert any(n.startswith(prefix) for n in data["names"]) == present
 
 
-def test_suite_c_cli_lists_or_skips():
-    out = subprocess.run([sys.executable, os.path.join(BENCH, "groundtruth.py"), "--suite", "c", "--list"],
-                         capture_output=True, text=True, timeout=300, cwd=REPO)
-    assert out.returncode == 0, out.stderr[-2000:]
-    for pkg, prefix in (("timm", "timm_"), ("torchmetrics", "tm_"), ("torchaudio", "ta_")):
-        if importlib.util.find_spec(pkg) is None:
-            assert f"skipping {pkg}" in out.stdout
-        else:
-            assert any(line.startswith(prefix) for line in out.stdout.splitlines())
-
-
 @pytest.mark.skipif(importlib.util.find_spec("timm") is None, reason="timm not installed (suite c)")
 def test_suite_c_timm_losses_recorded(tmp_path):
     dest = tmp_path / "gt_c.json"
@@ -114,18 +104,6 @@ def test_suite_c_timm_losses_recorded(tmp_path):
     assert any(f.startswith("timm/loss/") and rec["dynamic"] for f, rec in res["files"].items())
 
 
-def test_suite_c_report_fully_diagnosed():
-    report = os.path.join(BENCH, "results", "pr_c_firstlook.json")
-    out = subprocess.run([sys.executable, os.path.join(BENCH, "gt", "misslist.py"), report, "--packages",
-                          "timm,torchmetrics,torchaudio"], capture_output=True, text=True, timeout=120, cwd=REPO)
-    assert out.returncode == 0, out.stderr[-2000:]
-    text = out.stdout
-    assert "## torchmetrics" in text and "## torchaudio" in text and "## timm" in text
-    causes = text.split("## Miss causes by count", 1)[1].split("\n## ", 1)[0]
-    assert "unknown" not in causes and "- " in causes
-    assert "] ?" not in text                     # every site has a diagnosis
-
-
 def _ranges(text):
     out = []
     for part in filter(None, text.split(",")):
@@ -134,26 +112,35 @@ def _ranges(text):
     return out
 
 
-def test_suite_d_cli_lists_or_skips():
-    out = subprocess.run([sys.executable, os.path.join(BENCH, "groundtruth.py"), "--suite", "d", "--list"],
+# suite -> (package, prefix of its model names); each suite's first-look report in bench/results/
+SUITES = {
+    "c": (("timm", "timm_"), ("torchmetrics", "tm_"), ("torchaudio", "ta_")),
+    "d": (("effdet", "effdet_"), ("demucs", "demucs_"), ("torchdiffeq", "torchdiffeq_"), ("open_clip", "openclip_")),
+    "e": (("speechbrain", "sb_"),),
+}
+
+
+@pytest.mark.parametrize("suite", sorted(SUITES))
+def test_suite_cli_lists_or_skips(suite):
+    out = subprocess.run([sys.executable, os.path.join(BENCH, "groundtruth.py"), "--suite", suite, "--list"],
                          capture_output=True, text=True, timeout=300, cwd=REPO)
     assert out.returncode == 0, out.stderr[-2000:]
-    for pkg, prefix in (("effdet", "effdet_"), ("demucs", "demucs_"), ("torchdiffeq", "torchdiffeq_"),
-                        ("open_clip", "openclip_")):
+    for pkg, prefix in SUITES[suite]:
         if importlib.util.find_spec(pkg) is None:
             assert f"skipping {pkg}" in out.stdout
         else:
             assert any(line.startswith(prefix) for line in out.stdout.splitlines())
 
 
-def test_suite_d_report_fully_diagnosed():
-    report = os.path.join(BENCH, "results", "pr_d_firstlook.json")
+@pytest.mark.parametrize("suite", sorted(SUITES))
+def test_suite_report_fully_diagnosed(suite):
+    report = os.path.join(BENCH, "results", f"pr_{suite}_firstlook.json")
+    packages = [pkg for pkg, _ in SUITES[suite]]
     out = subprocess.run([sys.executable, os.path.join(BENCH, "gt", "misslist.py"), report, "--packages",
-                          "effdet,demucs,torchdiffeq,open_clip"], capture_output=True, text=True, timeout=120,
-                         cwd=REPO)
+                          ",".join(packages)], capture_output=True, text=True, timeout=120, cwd=REPO)
     assert out.returncode == 0, out.stderr[-2000:]
     text = out.stdout
-    for pkg in ("effdet", "demucs", "torchdiffeq", "open_clip"):
+    for pkg in packages:
         assert f"## {pkg}" in text
     causes = text.split("## Miss causes by count", 1)[1].split("\n## ", 1)[0]
     assert "unknown" not in causes and "- " in causes

@@ -70,6 +70,12 @@ def suite_d_models() -> tuple[dict, list[str]]:
                   ("torchdiffeq_models", "torchdiffeq"), ("openclip_models", "open_clip")))
 
 
+def suite_e_models() -> tuple[dict, list[str]]:
+    """Suite e: speech recognition and speaker recognition toolkit (speechbrain: transformer,
+    conformer and CRDNN ASR with their searchers and scorers, ECAPA-TDNN), added unseen like b-d."""
+    return _load((("speechbrain_models", "speechbrain"),))
+
+
 def _load(pairs) -> tuple[dict, list[str]]:
     import importlib
     models, packages = {}, []
