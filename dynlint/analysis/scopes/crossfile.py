@@ -10,7 +10,7 @@ from ..kinds import SCALAR
 from ..roles import Role
 from ..statements import child_nodes, walk
 from .cold import cold_caller
-from .info import ClassInfo, FunctionInfo, Scopes
+from .info import _TOKEN_TABLE, ClassInfo, FunctionInfo, Scopes
 from .naming import _HELD_INSTANCE, _STDLIB
 
 
@@ -98,12 +98,21 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
     soft = scopes.soft_cold
     calls = _CallRefs(module, aliases, local, lines)
     cold_calls: set = set()
+    # Methods are called by attribute (`self.m()`, `super().m()`, `x.m()`) on objects of
+    # any class: ".m" stands for every method `m` of the project. Cold callers give the
+    # attributes they call; any other code, what its text names after a dot (`<live>`).
+    live_attrs = {"." + a for a in _dotted_attrs(outside)}
     for f in scopes.order:
         unit = f.parent is None         # a module-level function or a method
-        if unit and f.cls is None and f.role == Role.NEUTRAL:    # (what cold_called may drop)
-            exports["~" + f.qualname] = (False, frozenset(calls.of(f)))
-        elif unit and f.role == Role.COLD and id(f) not in soft and cold_caller(f, scopes):
-            cold_calls |= calls.of(f)
+        if not unit:
+            pass
+        elif f.role == Role.NEUTRAL:    # (what cold_called may drop)
+            exports[("~" if f.cls is None else "^") + f.qualname] = (
+                False, frozenset(calls.of(f) | _attr_refs(f, lines)))
+        elif f.role == Role.COLD and id(f) not in soft and cold_caller(f, scopes):
+            cold_calls |= calls.of(f) | calls.attr_calls(f)
+        else:
+            live_attrs |= _attr_refs(f, lines)
         if f.steps:         # a training step is an end: what it calls is no model code for it
             if unit:
                 exports[f.qualname] = (True, frozenset())
@@ -118,9 +127,34 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
         cold_calls |= calls.at_import(tree.body)
     if cold_calls:
         exports["<cold>"] = (False, frozenset(cold_calls))
-    if calls.live:
-        exports["<live>"] = (False, frozenset(calls.live))
+    if calls.live or live_attrs:
+        exports["<live>"] = (False, frozenset(calls.live | live_attrs))
     return exports, frozenset(model_refs)
+
+
+def _attr_refs(f: FunctionInfo, lines: list[str]) -> set:
+    """".m" for each attribute a function's code names (`self.m`, `x.y.m`, `super().m`):
+    the methods it may call or hand on. Not in comments (`# call super().populate()`)."""
+    attrs = f.refs(lines)[1] | f.members(lines)
+    body = lines[f.node.lineno - 1:f.node.end_lineno]
+    commented = set()
+    for ln in body:
+        i = ln.find("#")
+        if i >= 0:
+            commented |= _dotted_attrs(ln[i:])
+    if not commented.isdisjoint(attrs):
+        attrs = _dotted_attrs("\n".join(ln.partition("#")[0] for ln in body))
+    return {"." + a for a in attrs if a}
+
+
+def _dotted_attrs(text: str) -> set:
+    """The attribute names of dotted names in `text` (module-level code, class bodies)."""
+    out = set()
+    for tok in set(text.translate(_TOKEN_TABLE).split()):
+        if "." in tok:
+            out.update(tok.split(".")[1:])
+    out.discard("")
+    return out
 
 
 # Statements whose children are statements run at import when they are at module level.
@@ -172,6 +206,21 @@ class _CallRefs:
             else:
                 nodes.extend(walk(n))
         return self._calls(nodes)
+
+    def attr_calls(self, f: FunctionInfo) -> set:
+        """".m" for each method a cold function calls by attribute (`self.populate()`,
+        `x.m()`); an attribute it names without calling (`self.cb = self.m`, a hook handed
+        on) may run anywhere: `live`."""
+        out, called = set(), set()
+        nodes = list(walk(f.node))
+        for n in nodes:
+            if type(n) is ast.Call and type(n.func) is ast.Attribute:
+                called.add(id(n.func))
+                out.add("." + n.func.attr)
+        for n in nodes:
+            if type(n) is ast.Attribute and id(n) not in called and type(n.ctx) is ast.Load:
+                self.live.add("." + n.attr)
+        return out
 
     def of(self, f: FunctionInfo) -> set:
         # Only names of `wanted` give anything (`_name`): a function whose text names none of
