@@ -132,18 +132,26 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
     return exports, frozenset(model_refs)
 
 
+# `.m(` (a call by attribute) and `.m` not followed by `(` (named: stored, handed on, read).
+_ATTR_CALLED = re.compile(r"\.\s*([A-Za-z_]\w*)\s*\(")
+_ATTR_NAMED = re.compile(r"\.\s*([A-Za-z_]\w*)\b(?!\s*\()")
+
+
+def _code_text(f: FunctionInfo, lines: list[str]) -> str:
+    """A function's text without its comments."""
+    return "\n".join(ln.partition("#")[0] if "#" in ln else ln
+                     for ln in lines[f.node.lineno - 1:f.node.end_lineno])
+
+
 def _attr_refs(f: FunctionInfo, lines: list[str]) -> set:
     """".m" for each attribute a function's code names (`self.m`, `x.y.m`, `super().m`):
     the methods it may call or hand on. Not in comments (`# call super().populate()`)."""
     attrs = f.refs(lines)[1] | f.members(lines)
-    body = lines[f.node.lineno - 1:f.node.end_lineno]
-    commented = set()
-    for ln in body:
-        i = ln.find("#")
-        if i >= 0:
-            commented |= _dotted_attrs(ln[i:])
-    if not commented.isdisjoint(attrs):
-        attrs = _dotted_attrs("\n".join(ln.partition("#")[0] for ln in body))
+    if not attrs:
+        return set()
+    notes = [ln[ln.index("#"):] for ln in lines[f.node.lineno - 1:f.node.end_lineno] if "#" in ln]
+    if notes and not _dotted_attrs("\n".join(notes)).isdisjoint(attrs):
+        attrs = _dotted_attrs(_code_text(f, lines))
     return {"." + a for a in attrs if a}
 
 
@@ -210,17 +218,12 @@ class _CallRefs:
     def attr_calls(self, f: FunctionInfo) -> set:
         """".m" for each method a cold function calls by attribute (`self.populate()`,
         `x.m()`); an attribute it names without calling (`self.cb = self.m`, a hook handed
-        on) may run anywhere: `live`."""
-        out, called = set(), set()
-        nodes = list(walk(f.node))
-        for n in nodes:
-            if type(n) is ast.Call and type(n.func) is ast.Attribute:
-                called.add(id(n.func))
-                out.add("." + n.func.attr)
-        for n in nodes:
-            if type(n) is ast.Attribute and id(n) not in called and type(n.ctx) is ast.Load:
-                self.live.add("." + n.attr)
-        return out
+        on) may run anywhere: `live`. Read from the code's text, comments aside (a regex
+        is several times faster than walking the tree of every cold function)."""
+        code = _code_text(f, self.lines)
+        for name in _ATTR_NAMED.findall(code):
+            self.live.add("." + name)
+        return {"." + name for name in _ATTR_CALLED.findall(code)}
 
     def of(self, f: FunctionInfo) -> set:
         # Only names of `wanted` give anything (`_name`): a function whose text names none of
