@@ -34,6 +34,7 @@ FILES = {
                 self.populate()
                 self.hook = self.handed
                 self.prepare()
+                # self.api() would rebuild it
 
             def populate(self):
                 # NOTE: call `super().populate()` in subclasses
@@ -81,7 +82,7 @@ def test_method_only_cold_code_calls_is_cold(dynlint, tmp_path: Path):
     flagged = {scope for path, scope, _, _ in whole if path == "ngp.py"}
     # `populate`: `__init__` calls it, the override's `super().populate()` is its own.
     # `prepare`: model code calls it too; `handed`: `__init__` stores it as a hook;
-    # `api`: nothing calls it.
+    # `api`: nothing calls it (a comment of `__init__` names a call).
     assert flagged == {"NGP.prepare", "NGP.handed", "NGP.api"}, whole
     # A file checked alone gets what it gets with its project.
     alone = _findings(dynlint, tmp_path, "pkg/ngp.py")
