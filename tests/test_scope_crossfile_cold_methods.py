@@ -7,7 +7,7 @@ call of each method `m`: the method is cold when every such call is in cold code
 from within a method `m` itself, `super().m()`, run only once some `m` runs). Its twins stay
 in scope: a method that model code also calls by attribute, one `__init__` hands on as a
 hook (named, not called), one only a comment of library code names beside a real call, one
-nothing calls (public API)."""
+only a script outside the package calls (public API to the package)."""
 from __future__ import annotations
 
 import json
@@ -33,8 +33,8 @@ FILES = {
                 self.box = box
                 self.populate()
                 self.hook = self.handed
-                self.prepare()
                 # self.api() would rebuild it
+                self.prepare()
 
             def populate(self):
                 # NOTE: call `super().populate()` in subclasses
@@ -66,6 +66,15 @@ FILES = {
             def forward(self, model, x):
                 model.prepare()
                 return x
+        """,
+    # A script beside the package calls `api` from its `main`: a method of that name on an
+    # object of any class, maybe not this one; only the package's own cold code says so.
+    "scripts/run.py": """\
+        from pkg.ngp import NGP
+
+
+        def main():
+            NGP(None).api()
         """,
 }
 

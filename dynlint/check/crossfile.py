@@ -80,10 +80,14 @@ def cold_called(all_facts, model: set) -> set:
     called: dict = {}               # name -> the cold callers and neutral functions calling it
     live: set = set()
 
-    def add_calls(caller, refs):
+    def add_calls(caller, refs, module):
         for ref in refs:
-            # (".m": a method `m` called by attribute, on an object of any class)
-            for target in ((ref,) if ref[0] == "." else names(ref)):
+            if ref[0] == ".":
+                # (".m": a method `m` called by attribute, on an object of any class; a cold
+                # call is known by the package it is made from)
+                called.setdefault(ref, set()).add(caller or ("<cold>", _package(module)))
+                continue
+            for target in names(ref):
                 called.setdefault(target, set()).add(caller)
     for facts in all_facts:
         module = facts.module
@@ -93,9 +97,9 @@ def cold_called(all_facts, model: set) -> set:
                 neutral[caller] = refs
                 if name[0] == "^":
                     methods.add(caller)
-                add_calls(caller, refs)
+                add_calls(caller, refs, module)
             elif name == "<cold>":
-                add_calls(None, refs)
+                add_calls(None, refs, module)
             elif name in ("<live>", "<module>"):
                 for ref in refs:
                     if ref[0] == ".":
@@ -126,10 +130,16 @@ def cold_called(all_facts, model: set) -> set:
                 # Every call of a method `m` anywhere in the project (the receiver unknown),
                 # but those from within a method `m` (`super().m()`, a recursion): they run
                 # only once some `m` is called.
+                # Only the cold code of the method's own top-level package says so: a script
+                # or library beside it (`bench/`, `examples/`) may call a method of that name
+                # on objects of other classes; what it calls without being cold still counts.
                 attr = "." + name.rpartition(".")[2]
-                callers = {c for c in called[attr] if c is None or not
-                           (c in methods and c.endswith(attr))}
-                if callers and all(c is None or c in cold for c in callers):
+                package = _package(name)
+                own = ("<cold>", package)
+                rest = {c for c in called[attr] if type(c) is not tuple and
+                        not (c in methods and c.endswith(attr))}
+                if (own in called[attr] or rest) and \
+                        all(c in cold and _package(c) == package for c in rest):
                     cold.add(name)
                     changed = True
                 continue
@@ -139,6 +149,10 @@ def cold_called(all_facts, model: set) -> set:
                 cold.add(name)
                 changed = True
     return cold
+
+
+def _package(name: str) -> str:
+    return name.partition(".")[0]
 
 
 MAX_ROUNDS = 6      # rounds of the summaries' fixed point (chains of helpers are short)

@@ -101,7 +101,8 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
     # Methods are called by attribute (`self.m()`, `super().m()`, `x.m()`) on objects of
     # any class: ".m" stands for every method `m` of the project. Cold callers give the
     # attributes they call; any other code, what its text names after a dot (`<live>`).
-    live_attrs = {"." + a for a in _dotted_attrs(outside)}
+    live_attrs = {"." + a for a in _dotted_attrs(
+        "\n".join(ln.partition("#")[0] for ln in outside.splitlines()) if "#" in outside else outside)}
     for f in scopes.order:
         unit = f.parent is None         # a module-level function or a method
         if not unit:
