@@ -97,3 +97,22 @@ def test_tolist_of_host_memory_is_not_reported_but_a_device_copy_is(dynlint, wri
     assert (6, "DYN202") not in found
     assert found.get((7, "DYN202")) == "certain"
     assert found.get((8, "DYN201")) == "likely"
+
+
+def test_host_tensor_built_inside_the_call_that_reads_it(dynlint, write):
+    # nerfstudio's `get_average_image_metrics`: `torch.tensor` of a comprehension, built inside
+    # the reduction that uses it (the operand's kind is read after the call's own), and a
+    # helper given `torch.from_numpy(...)` of a constant inline (asteroid's DCUNet strides).
+    path = write("net.py", (
+        "import numpy as np\nimport torch\n\n\n"
+        "def _fix(x, prod):\n"
+        "    return x * int(prod[0])\n\n\n"                                     # 6
+        "class Net(torch.nn.Module):\n"
+        "    def forward(self, x, rows):\n"
+        "        s = float(torch.mean(torch.tensor([r['a'] for r in rows])))\n"  # 11
+        "        sd, mu = torch.std_mean(torch.tensor([r['a'] for r in rows]))\n"
+        "        t = float(sd)\n"                                               # 13
+        "        return _fix(x, torch.from_numpy(np.ones(2))) * s * t\n"))
+    proc = dynlint("check", "--format", "json", "--no-cache", "--isolated", "--exit-zero", path)
+    found = {(f["line"], f["code"]): f["confidence"] for f in json.loads(proc.stdout)}
+    assert found == {(6, "DYN203"): "likely", (11, "DYN203"): "likely", (13, "DYN203"): "likely"}, found

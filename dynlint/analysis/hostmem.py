@@ -53,6 +53,19 @@ def _args_kinds(a, node: ast.Call):
     return out
 
 
+_PLAIN = (ast.Name, ast.Attribute, ast.Constant)
+
+
+def _builds_inline(node: ast.Call) -> bool:
+    """Whether an argument is an expression that may build a host tensor as it is evaluated
+    (`torch.mean(torch.tensor([...]))`): the operands' kinds are read after the call's own."""
+    for arg in (*node.args, *(kw.value for kw in node.keywords)):
+        for e in (arg.elts if type(arg) in (ast.List, ast.Tuple) else (arg,)):
+            if not isinstance(e, _PLAIN):
+                return True
+    return False
+
+
 def _device_arg(a, node: ast.Call):
     """The `device=` argument: None if absent; True when it names the CPU; False otherwise."""
     for kw in node.keywords:
@@ -92,7 +105,7 @@ def torch_call(a, name: str, node: ast.Call) -> int:
     if device is False:
         return 0
     if name not in HOST_FACTORIES and not (name in _LIKE and device) and \
-            a.__dict__.get("_host_built") is not a.lines:
+            a.__dict__.get("_host_built") is not a.lines and not _builds_inline(node):
         return 0        # no host tensor built in this module yet: no operand can be one
     if name in HOST_FACTORIES:
         if device is None and default_device_changed(a):

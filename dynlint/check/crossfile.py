@@ -48,7 +48,7 @@ def resolve(all_facts, why: dict | None = None) -> list:
 
 
 def resolve_both(all_facts, why: dict | None = None) -> tuple:
-    """(resolve's findings, the module-level functions neutral in their files whose every
+    """(resolve's findings, the functions and methods neutral in their files whose every
     caller in the project is cold: `cold_called`)."""
     model = _reach(all_facts, why)
     return [finding for facts in all_facts for func, finding in facts.conditional
@@ -63,7 +63,10 @@ def cold_called(all_facts, model: set) -> set:
     test, not a name that is weak evidence, see scopes.cold.cold_caller) or when a neutral
     function that is itself cold-called does (its `~name` export); any other mention (model
     code, library code in scope, a callback handed on: `<live>`, a registry: `<module>`)
-    keeps it in scope, and so does having no caller at all (public API)."""
+    keeps it in scope, and so does having no caller at all (public API). A method neutral in
+    its file (`^Class.m`) is called by attribute on an object of any class: every `.m(...)`
+    of the project counts as its call, every other mention of `.m` in code not cold keeps it
+    (nerfstudio's `populate_modules` overrides, which only `Model.__init__` calls)."""
     aliases = _aliases(all_facts)
 
     def names(ref):                 # a name and what the re-exports it goes through stand for
@@ -72,37 +75,73 @@ def cold_called(all_facts, model: set) -> set:
             out.append(ref)
         return out
     neutral: dict = {}              # name -> what it calls
+    methods: set = set()            # the neutral methods (`module.Class.m`)
     mentioned: dict = {}            # name -> the neutral functions that mention it
     called: dict = {}               # name -> the cold callers and neutral functions calling it
     live: set = set()
+
+    def add_calls(caller, refs, module):
+        for ref in refs:
+            if ref[0] == ".":
+                # (".m": a method `m` called by attribute, on an object of any class; a cold
+                # call is known by the package it is made from)
+                called.setdefault(ref, set()).add(caller or ("<cold>", _package(module)))
+                continue
+            for target in names(ref):
+                called.setdefault(target, set()).add(caller)
     for facts in all_facts:
         module = facts.module
         for name, (is_model, refs) in facts.exports.items():
-            if name[0] == "~":
+            if name[0] == "~" or name[0] == "^":
                 caller = f"{module}.{name[1:]}"
                 neutral[caller] = refs
-                for ref in refs:
-                    for target in names(ref):
-                        called.setdefault(target, set()).add(caller)
+                if name[0] == "^":
+                    methods.add(caller)
+                add_calls(caller, refs, module)
             elif name == "<cold>":
-                for ref in refs:
-                    for target in names(ref):
-                        called.setdefault(target, set()).add(None)
+                add_calls(None, refs, module)
             elif name in ("<live>", "<module>"):
                 for ref in refs:
-                    live.update(names(ref))
+                    if ref[0] == ".":
+                        live.add(ref)
+                    else:
+                        live.update(names(ref))
             else:
                 caller = f"{module}.{name}"
                 for ref in refs:
                     for target in names(ref):
                         mentioned.setdefault(target, set()).add(caller)
     cold: set = set()
-    candidates = [n for n in neutral if n in called and n not in model and n not in live]
+    candidates = [n for n in neutral if n not in methods and n in called and n not in model
+                  and n not in live]
+    for name in sorted(methods):
+        attr = "." + name.rpartition(".")[2]
+        # (not a dunder nor `forward`: Python and torch call those, no text of the project)
+        if attr in called and attr not in live and name not in model and \
+                not attr.startswith((".__", ".forward")):
+            candidates.append(name)
     changed = True
     while changed:
         changed = False
         for name in candidates:
             if name in cold:
+                continue
+            if name in methods:
+                # Every call of a method `m` anywhere in the project (the receiver unknown),
+                # but those from within a method `m` (`super().m()`, a recursion): they run
+                # only once some `m` is called.
+                # Only the cold code of the method's own top-level package says so: a script
+                # or library beside it (`bench/`, `examples/`) may call a method of that name
+                # on objects of other classes; what it calls without being cold still counts.
+                attr = "." + name.rpartition(".")[2]
+                package = _package(name)
+                own = ("<cold>", package)
+                rest = {c for c in called[attr] if type(c) is not tuple and
+                        not (c in methods and c.endswith(attr))}
+                if (own in called[attr] or rest) and \
+                        all(c in cold and _package(c) == package for c in rest):
+                    cold.add(name)
+                    changed = True
                 continue
             callers = called[name] - {name}
             if callers and all(c is None or c in cold for c in callers) and \
@@ -110,6 +149,10 @@ def cold_called(all_facts, model: set) -> set:
                 cold.add(name)
                 changed = True
     return cold
+
+
+def _package(name: str) -> str:
+    return name.partition(".")[0]
 
 
 MAX_ROUNDS = 6      # rounds of the summaries' fixed point (chains of helpers are short)

@@ -396,9 +396,8 @@ class Engine:
         n = len(out)
         self._match(entry, node, analyzer, matcher, out, collect, memo, conditional)
         if len(out) > n and collect and conditional is None and role is Role.NEUTRAL and \
-                Role.COLD not in roles and frame.top is not None and frame.top.cls is None \
-                and frame.top.parent is None:
-            # A finding cold code would not get, in a module-level function neutral here:
+                Role.COLD not in roles and frame.top is not None and frame.top.parent is None:
+            # A finding cold code would not get, in a function or method neutral here:
             # gone if the project's callers of the function are all cold.
             top = frame.top
             analyzer.neutral_hits.setdefault(top.qualname, (top.node.lineno, top.node.end_lineno,

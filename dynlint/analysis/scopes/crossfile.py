@@ -10,7 +10,7 @@ from ..kinds import SCALAR
 from ..roles import Role
 from ..statements import child_nodes, walk
 from .cold import cold_caller
-from .info import ClassInfo, FunctionInfo, Scopes
+from .info import _TOKEN_TABLE, ClassInfo, FunctionInfo, Scopes
 from .naming import _HELD_INSTANCE, _STDLIB
 
 
@@ -98,12 +98,22 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
     soft = scopes.soft_cold
     calls = _CallRefs(module, aliases, local, lines)
     cold_calls: set = set()
+    # Methods are called by attribute (`self.m()`, `super().m()`, `x.m()`) on objects of
+    # any class: ".m" stands for every method `m` of the project. Cold callers give the
+    # attributes they call; any other code, what its text names after a dot (`<live>`).
+    live_attrs = {"." + a for a in _dotted_attrs(
+        "\n".join(ln.partition("#")[0] for ln in outside.splitlines()) if "#" in outside else outside)}
     for f in scopes.order:
         unit = f.parent is None         # a module-level function or a method
-        if unit and f.cls is None and f.role == Role.NEUTRAL:    # (what cold_called may drop)
-            exports["~" + f.qualname] = (False, frozenset(calls.of(f)))
-        elif unit and f.role == Role.COLD and id(f) not in soft and cold_caller(f, scopes):
-            cold_calls |= calls.of(f)
+        if not unit:
+            pass
+        elif f.role == Role.NEUTRAL:    # (what cold_called may drop)
+            exports[("~" if f.cls is None else "^") + f.qualname] = (
+                False, frozenset(calls.of(f) | _attr_refs(f, lines)))
+        elif f.role == Role.COLD and id(f) not in soft and cold_caller(f, scopes):
+            cold_calls |= calls.of(f) | calls.attr_calls(f)
+        else:
+            live_attrs |= _attr_refs(f, lines)
         if f.steps:         # a training step is an end: what it calls is no model code for it
             if unit:
                 exports[f.qualname] = (True, frozenset())
@@ -118,9 +128,42 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
         cold_calls |= calls.at_import(tree.body)
     if cold_calls:
         exports["<cold>"] = (False, frozenset(cold_calls))
-    if calls.live:
-        exports["<live>"] = (False, frozenset(calls.live))
+    if calls.live or live_attrs:
+        exports["<live>"] = (False, frozenset(calls.live | live_attrs))
     return exports, frozenset(model_refs)
+
+
+# `.m(` (a call by attribute) and `.m` not followed by `(` (named: stored, handed on, read).
+_ATTR_CALLED = re.compile(r"\.\s*([A-Za-z_]\w*)\s*\(")
+_ATTR_NAMED = re.compile(r"\.\s*([A-Za-z_]\w*)\b(?!\s*\()")
+
+
+def _code_text(f: FunctionInfo, lines: list[str]) -> str:
+    """A function's text without its comments."""
+    return "\n".join(ln.partition("#")[0] if "#" in ln else ln
+                     for ln in lines[f.node.lineno - 1:f.node.end_lineno])
+
+
+def _attr_refs(f: FunctionInfo, lines: list[str]) -> set:
+    """".m" for each attribute a function's code names (`self.m`, `x.y.m`, `super().m`):
+    the methods it may call or hand on. Not in comments (`# call super().populate()`)."""
+    attrs = f.refs(lines)[1] | f.members(lines)
+    if not attrs:
+        return set()
+    notes = [ln[ln.index("#"):] for ln in lines[f.node.lineno - 1:f.node.end_lineno] if "#" in ln]
+    if notes and not _dotted_attrs("\n".join(notes)).isdisjoint(attrs):
+        attrs = _dotted_attrs(_code_text(f, lines))
+    return {"." + a for a in attrs if a}
+
+
+def _dotted_attrs(text: str) -> set:
+    """The attribute names of dotted names in `text` (module-level code, class bodies)."""
+    out = set()
+    for tok in set(text.translate(_TOKEN_TABLE).split()):
+        if "." in tok:
+            out.update(tok.split(".")[1:])
+    out.discard("")
+    return out
 
 
 # Statements whose children are statements run at import when they are at module level.
@@ -172,6 +215,16 @@ class _CallRefs:
             else:
                 nodes.extend(walk(n))
         return self._calls(nodes)
+
+    def attr_calls(self, f: FunctionInfo) -> set:
+        """".m" for each method a cold function calls by attribute (`self.populate()`,
+        `x.m()`); an attribute it names without calling (`self.cb = self.m`, a hook handed
+        on) may run anywhere: `live`. Read from the code's text, comments aside (a regex
+        is several times faster than walking the tree of every cold function)."""
+        code = _code_text(f, self.lines)
+        for name in _ATTR_NAMED.findall(code):
+            self.live.add("." + name)
+        return {"." + name for name in _ATTR_CALLED.findall(code)}
 
     def of(self, f: FunctionInfo) -> set:
         # Only names of `wanted` give anything (`_name`): a function whose text names none of
