@@ -22,6 +22,7 @@ from .attributes import held_classes, held_imported
 from .kinds import BOOL, HOST, NOT, PROBABLE, TENSOR, UNKNOWN
 from .registries import built_from_registry, registries
 from .scopes.crossfile import resolve_import
+from .scopes.info import _TOKEN_TABLE
 
 
 class LocalCalls:
@@ -555,7 +556,7 @@ def _mentions(info, names: set, lines: list, seen: dict) -> bool:
     if found is None:
         node = info.node
         text = "\n".join(lines[node.body[0].lineno - 1:node.end_lineno])
-        found = seen[id(info)] = {part for tok in text.translate(_TOKENS).split()
+        found = seen[id(info)] = {part for tok in text.translate(_TOKEN_TABLE).split()
                                   for part in tok.split(".")}
     return not names.isdisjoint(found)
 
@@ -568,9 +569,6 @@ def _holds_one(cls, classes: set, lines: list, seen: dict) -> bool:
         found = seen[id(cls)] = set().union(*(info.refs(lines)[0] for infos in cls.methods.values()
                                               for info in infos))
     return not classes.isdisjoint(found)
-
-
-_TOKENS = {i: " " for i in range(128) if not (chr(i).isalnum() or chr(i) in "_.")}
 
 
 def passed_to(sites: list, name: str, pos: int):

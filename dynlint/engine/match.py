@@ -259,8 +259,8 @@ class Engine:
                 # what crossfile.merged takes from it (returns, calls, neutral, conditional):
                 # the rest is the file's first walk's, and costs a tenth of a walk again.
                 from ..analysis.scopes.crossfile import class_facts, cross_file_facts, project_imports
-                facts.exports, facts.model_refs = cross_file_facts(analyzer.scopes, lines, module,
-                                                                    is_package, tree)
+                facts.exports, facts.model_refs = cross_file_facts(analyzer.scopes, lines,
+                                                                   module, is_package, tree)
                 facts.classes, facts.aliases = class_facts(analyzer.scopes, module, is_package)
                 facts.demands = {k: sorted(v) for k, v in sorted(analyzer.calls.demands.items())}
                 facts.opens = analyzer.calls.opens()
