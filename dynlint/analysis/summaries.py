@@ -22,6 +22,7 @@ from .attributes import held_classes, held_imported
 from .kinds import BOOL, HOST, NOT, PROBABLE, TENSOR, UNKNOWN
 from .registries import built_from_registry, registries
 from .scopes.crossfile import resolve_import
+from .scopes.info import _TOKEN_TABLE
 
 
 class LocalCalls:
@@ -477,10 +478,18 @@ class LocalCalls:
         its callers in the same walk. Mentioning the name counts as calling."""
         only = set(only)
         top = [f for f in self.a.scopes.order if f.parent is None]
+        lines = self.a.lines
+        body: dict = {}             # id -> the names a function's body mentions
+        held: dict = {}             # class -> the names its methods mention
         for _ in range(_CALLER_DEPTH):
             names = {f.name for f in top if f.qualname in only}
-            more = {f.qualname for f in top if f.qualname not in only and
-                    not names.isdisjoint(f.refs(self.a.lines)[0])}
+            # A module's `forward` (or `__call__`) runs when an instance held in `self.x`
+            # is called: `self.x(...)` names neither; such a caller's class stores one.
+            called = {f.cls.name for f in top if f.qualname in only and f.cls is not None
+                      and f.name in _CALLED}
+            more = {f.qualname for f in top if f.qualname not in only and (
+                _mentions(f, names, lines, body) or
+                (called and f.cls is not None and _holds_one(f.cls, called, lines, held)))}
             if not more:
                 break
             only |= more
@@ -535,6 +544,31 @@ class LocalCalls:
             if found is not None:
                 out[name] = found
         return out
+
+
+_CALLED = frozenset({"forward", "__call__"})
+
+
+def _mentions(info, names: set, lines: list, seen: dict) -> bool:
+    """Whether `info`'s body (not its `def` line: another class's method of the same name
+    calls nothing by being defined) mentions one of `names`."""
+    found = seen.get(id(info))
+    if found is None:
+        node = info.node
+        text = "\n".join(lines[node.body[0].lineno - 1:node.end_lineno])
+        found = seen[id(info)] = {part for tok in text.translate(_TOKEN_TABLE).split()
+                                  for part in tok.split(".")}
+    return not names.isdisjoint(found)
+
+
+def _holds_one(cls, classes: set, lines: list, seen: dict) -> bool:
+    """Whether a method of `cls` mentions one of `classes` (what storing an instance of it in
+    `self.x` takes: attributes.held_classes)."""
+    found = seen.get(id(cls))
+    if found is None:
+        found = seen[id(cls)] = set().union(*(info.refs(lines)[0] for infos in cls.methods.values()
+                                              for info in infos))
+    return not classes.isdisjoint(found)
 
 
 def passed_to(sites: list, name: str, pos: int):

@@ -254,14 +254,19 @@ class Engine:
         findings = self._finish([c for c in candidates if c.conditional is None], source, lines,
                                 path, noqa)
         if collect:
-            from ..analysis.scopes.crossfile import class_facts, cross_file_facts, project_imports
-            facts.exports, facts.model_refs = cross_file_facts(analyzer.scopes, lines, module, is_package,
-                                                                tree)
-            facts.classes, facts.aliases = class_facts(analyzer.scopes, module, is_package)
+            if not external:
+                # A walk again with what other files return (`external`) gives the step only
+                # what crossfile.merged takes from it (returns, calls, neutral, conditional):
+                # the rest is the file's first walk's, and costs a tenth of a walk again.
+                from ..analysis.scopes.crossfile import class_facts, cross_file_facts, project_imports
+                facts.exports, facts.model_refs = cross_file_facts(analyzer.scopes, lines,
+                                                                   module, is_package, tree)
+                facts.classes, facts.aliases = class_facts(analyzer.scopes, module, is_package)
+                facts.demands = {k: sorted(v) for k, v in sorted(analyzer.calls.demands.items())}
+                facts.opens = analyzer.calls.opens()
+                facts.imports = project_imports(analyzer.scopes, module, is_package)
             facts.returns = analyzer.calls.exported()
-            facts.demands = {k: sorted(v) for k, v in sorted(analyzer.calls.demands.items())}
-            facts.calls, facts.opens = analyzer.calls.out_calls, analyzer.calls.opens()
-            facts.imports = project_imports(analyzer.scopes, module, is_package)
+            facts.calls = analyzer.calls.out_calls
             facts.neutral = {name: [start, end, sorted(codes)] for name, (start, end, codes)
                              in sorted(analyzer.neutral_hits.items())}
             pending = [c for c in candidates if c.conditional is not None]

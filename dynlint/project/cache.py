@@ -179,6 +179,15 @@ class Blobs:
         self.texts, self.added, self.stored = keep, {}, set(keep)
 
 
+def _as_stored(data):
+    """`data` as the cache file will hold it, so as the next run reads it: through JSON (a
+    tuple becomes a list), copied now. A lookup later in the same process (crossfile.Memo
+    asks for a file again in a later round; the server runs for hours) then decodes exactly
+    what the next run will, not the encoder's tuples, which the decoder rightly rejects as
+    malformed, nor a caller's dict changed since the store (encoders hand over live ones)."""
+    return json.loads(json.dumps(data, separators=(",", ":")))
+
+
 def _is_entry(e) -> bool:
     return (type(e) is list and len(e) == 4 and type(e[0]) is int and type(e[1]) is int
             and type(e[2]) is str)
@@ -321,7 +330,7 @@ class Cache:
         """Stores a `record` (JSON data); of the records whose name shares `name`'s part
         before its last `:`, only the `limit` last stored are kept."""
         self.entries.pop(name, None)
-        self.entries[name] = [0, 0, digest, data]
+        self.entries[name] = [0, 0, digest, _as_stored(data)]
         prefix = name.rpartition(":")[0] + ":"
         kin = [k for k in self.entries if k.startswith(prefix)]
         for k in kin[:-limit]:
@@ -333,7 +342,7 @@ class Cache:
         """`stat` must have been taken before reading the bytes whose hash is `digest`."""
         key = os.path.abspath(path) + tag
         self.entries[key] = [stat.st_mtime_ns, stat.st_size, digest,
-                             (encode or self.encode)(result, *self._args())]
+                             _as_stored((encode or self.encode)(result, *self._args()))]
         self.fresh.add(key)
         self.dirty = True
 
