@@ -281,6 +281,8 @@ class KindInference:
             r = self._local_result(node)
             if r is not None:
                 return r
+            if _applied_parameter(self, node):
+                return PROBABLE
         return UNKNOWN
 
     def _torch_call_kind(self, name: str, node: ast.Call) -> int:
@@ -490,6 +492,34 @@ def _positions_call(analyzer, node) -> bool:
     return type(f) is ast.Attribute and f.attr in ("nonzero", "argwhere") and \
         (q is None or not q.startswith(K.ARRAY_LIBRARIES)) and \
         K.level(analyzer.kind(f.value)) >= UNKNOWN
+
+
+def _applied_parameter(analyzer, node: ast.Call) -> bool:
+    """`norm(y / scale)`: a function's parameter (its own or an enclosing function's, not
+    annotated, not known to be anything) called with tensors. What a function receives and
+    applies to tensors is a tensor function (a norm, an activation, an ODE's right-hand
+    side), so its result is probably a tensor, as a submodule's output is. Every positional
+    argument must be a tensor (one certainly, the others probably) and none a host value:
+    a callback given plain values (`log(step, "loss")`) makes no claim."""
+    args = node.args
+    if not args or any(type(a) is ast.Starred for a in args):
+        return False
+    ks = [analyzer.kind(a) for a in args]
+    if any(K.level(k) < PROBABLE or k & (HOST | SHAPE) for k in ks) or \
+            not any(K.level(k) == TENSOR for k in ks):
+        return False
+    name = node.func.id
+    frame = analyzer.frame
+    while frame is not None and name not in frame.env:
+        frame = frame.parent
+    if frame is None or frame.kind != "function" or frame.node is None:
+        return False
+    k = frame.env[name]
+    if K.level(k) not in (UNKNOWN, PROBABLE) or k & ~K.LEVEL:
+        return False
+    a = getattr(frame.node, "args", None)
+    return a is not None and any(p.arg == name and p.annotation is None
+                                 for p in a.posonlyargs + a.args + a.kwonlyargs)
 
 
 def _no_dim(node: ast.Call) -> bool:
