@@ -272,6 +272,9 @@ class KindInference:
             if name in K.NOT_TENSOR_BUILTINS:
                 return NOT
             if name in K.SCALAR_BUILTINS:
+                k = _over_tensors(self, name, node)
+                if k is not None:
+                    return k
                 ks = [self.kind(a) for a in node.args]
                 if any(k & HOST for k in ks):
                     return NOT | HOST
@@ -492,6 +495,26 @@ def _positions_call(analyzer, node) -> bool:
     return type(f) is ast.Attribute and f.attr in ("nonzero", "argwhere") and \
         (q is None or not q.startswith(K.ARRAY_LIBRARIES)) and \
         K.level(analyzer.kind(f.value)) >= UNKNOWN
+
+
+def _over_tensors(analyzer, name: str, node: ast.Call):
+    """`max([rms(t) for t in ts])`, `sum(losses)` of a `List[Tensor]`: `max`/`min` of one
+    sequence of tensors return one of them, `sum` adds them up (`0 + t0 + t1`): a tensor,
+    in host memory if the items are (`sum(t[i] for i in ...)` of a `.cpu()` copy), None
+    when the argument is no such sequence. (A dict of tensors iterates its keys; `default=`
+    may give something else.)"""
+    if name not in ("max", "min", "sum") or len(node.args) != 1 or \
+            type(node.args[0]) is ast.Starred or any(k.arg in ("default", None) for k in node.keywords):
+        return None
+    arg = node.args[0]
+    k = analyzer.kind(arg)
+    if not (k & K.ITEMS and k & K.SEQ) or k & (HOST | K.ARRAY):
+        return None
+    if type(arg) in (ast.ListComp, ast.GeneratorExp):
+        with analyzer.comprehension(arg):
+            item = analyzer.kind(arg.elt)
+        return TENSOR | (item & (CPU | (BOOL if name != "sum" else 0)))
+    return TENSOR
 
 
 def _applied_parameter(analyzer, node: ast.Call) -> bool:
