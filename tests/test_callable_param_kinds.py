@@ -5,9 +5,7 @@ and the summaries carry it across files to the `if` that tests it. A callback gi
 values, or a parameter annotated, makes no claim. Through the real CLI on a small package."""
 from __future__ import annotations
 
-import json
-
-from _tree import write_tree
+from _tree import findings as _findings, write_tree
 
 FILES = {
     "pyproject.toml": "[project]\nname = 'pkg'\n",
@@ -55,12 +53,6 @@ FILES = {
                 return step_size(dy, error_ratio(dy, 1e-3, y, linf_norm))
         """,
 }
-
-
-def _findings(dynlint, root, *args):
-    out = dynlint("check", *args, "--output-format", "json", cwd=root)
-    return sorted((f["path"].replace("\\", "/").rsplit("/", 1)[-1], f["line"], f["code"])
-                  for f in json.loads(out.stdout))
 
 
 def test_a_called_parameter_returns_a_tensor_across_files(dynlint, tmp_path):

@@ -157,7 +157,13 @@ def _declared_fields(analyzer, cls) -> list:
     (found as the one holding its methods)."""
     methods = {id(info.node) for infos in cls.methods.values() for info in infos}
     if not methods:
-        return []
+        # A class of fields only (a NamedTuple, a dataclass): the one module-level class
+        # statement of that name.
+        found = [n for n in getattr(analyzer.tree, "body", ())
+                 if type(n) is ast.ClassDef and n.name == cls.name]
+        return [(n.target.id, n.annotation) for n in found[0].body
+                if type(n) is ast.AnnAssign and type(n.target) is ast.Name] \
+            if len(found) == 1 else []
     holders = _holders(analyzer, False)
     if not all(m in holders for m in methods):     # a class in a function: every statement
         holders = _holders(analyzer, True)

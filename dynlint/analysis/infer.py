@@ -16,6 +16,7 @@ from . import hostmem, narrowing
 from . import kinds as K
 from .kinds import BOOL, CPU, HOLDS, HOST, NOT, PROBABLE, ROW, SCALAR, SHAPE, TENSOR, UNKNOWN
 from .attributes import attribute_kind
+from .fields import instance_class
 from .evidence import array_by_evidence
 from .tensor_api import TENSOR_NAMES
 
@@ -215,6 +216,12 @@ class KindInference:
             return NOT | SHAPE
         if attr in ("dtype", "device", "ndim", "is_cuda", "requires_grad", "is_leaf", "layout"):
             return NOT
+        if self.classes and type(base_node) in (ast.Name, ast.Attribute):
+            cls = instance_class(self, base_node)        # `state.t1` of a `State` (fields.py)
+            if cls is not None:
+                k = attribute_kind(self, cls, attr)
+                if k != UNKNOWN:
+                    return k
         base = self.kind(base_node)
         lv = K.level(base)
         if base & K.ARRAY:
