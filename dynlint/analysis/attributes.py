@@ -16,6 +16,7 @@ import ast
 
 from . import kinds as K
 from .annotations import annotation_kind
+from .bindings import last_values
 from .kinds import BOOL, HOST, TENSOR, UNKNOWN
 from .statements import statements
 from .text import mentions
@@ -268,6 +269,21 @@ def _value_kind(analyzer, value, method=None) -> int:
             analyzer._bind_params(frame, method.node.args, is_method=True)
             analyzer.frame, analyzer._kinds, analyzer._tuple_kinds = frame, {}, {}
             k = analyzer.kind(value)
+            if K.level(k) != TENSOR and t is ast.Name:
+                k = _local_value_kind(analyzer, value, method, k)
         return k
     finally:
         analyzer.frame, analyzer._kinds, analyzer._tuple_kinds = saved_frame, saved_kinds, saved_tuples
+
+
+def _local_value_kind(analyzer, name, method, k: int) -> int:
+    """`self.jump_t = jump_t`: a local of the method, a tensor if every value it may hold
+    there is one (`jump_t = torch.tensor([])` on one branch, `jump_t = t.to(dtype)` on the
+    other), else `k`."""
+    values = last_values(method.node, name.id, name.lineno)
+    if not values:
+        return k
+    kinds = [_value_kind(analyzer, v, method) for v in values]
+    if all(K.level(v) == TENSOR and not v & HOST for v in kinds):
+        return TENSOR | (BOOL if all(v & BOOL for v in kinds) else 0)
+    return k
