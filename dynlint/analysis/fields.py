@@ -42,9 +42,13 @@ def _declared_or_built(analyzer, fn, name: str):
     values = _bindings(fn, name)
     if not values:
         return None
+    # `State(...)`, or `st._replace(t1=...)` of the same local (a copy of the same class).
     built = {v.func.id for v in values if type(v) is ast.Call and type(v.func) is ast.Name}
-    if len(built) != 1 or len(values) != sum(type(v) is ast.Call and type(v.func) is ast.Name
-                                             for v in values):
+    copies = sum(type(v) is ast.Call and type(v.func) is ast.Attribute and
+                 v.func.attr == "_replace" and type(v.func.value) is ast.Name and
+                 v.func.value.id == name for v in values)
+    if len(built) != 1 or len(values) != copies + sum(
+            type(v) is ast.Call and type(v.func) is ast.Name for v in values):
         return None
     return classes.get(built.pop())
 
