@@ -51,8 +51,8 @@ def last_values(func, name: str, line: int):
                 break
             if type(st) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
                 continue
-            if _plain_binding(st, name):
-                if not any(_plain_binding(later, name) for later in block[i + 1:]
+            if rebinds(st, name):
+                if not any(rebinds(later, name) for later in block[i + 1:]
                            if later.lineno < line):
                     out.append(st.value)
                 continue
@@ -66,7 +66,7 @@ def last_values(func, name: str, line: int):
     return out
 
 
-def _plain_binding(st, name: str) -> bool:
+def rebinds(st, name: str) -> bool:
     """`name = value` (or `name: T = value`): the statement replaces the name's value."""
     if type(st) is ast.Assign:
         return any(type(t) is ast.Name and t.id == name for t in st.targets)
