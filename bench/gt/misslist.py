@@ -93,9 +93,10 @@ DIAGNOSES = {
         "`if torch.isnan(t).any()` in a BoxCoder helper; BoxCoder is no nn.Module and is called from "
         "RetinaNetDetector in another file"),
     ("monai/apps/detection/utils/box_selector.py", "*"): (
-        "mask returned by a method",
-        "`keep` returned by self.select_top_score_idx_per_level(...) (a method return value); BoxSelector "
-        "is no nn.Module, called from the detector in another file"),
+        "kind: return of a type-converting helper",
+        "`boxes_per_level, keep = clip_boxes_to_image(...)` (box_utils.py): `keep` is "
+        "`convert_to_dst_type(src=keep_t, dst=boxes)[0]`, a helper returning the type of `dst` (numpy "
+        "or tensor), so the summary has no kind for it (the bool mask `keep_t` is known inside)"),
     ("monai/data/box_utils.py", "non_max_suppression"): (
         "helper reached only via another file",
         "pure-python NMS loop (.item(), mask index) in a box utility called from the detector in another file"),

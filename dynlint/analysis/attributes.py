@@ -16,6 +16,7 @@ import ast
 
 from . import kinds as K
 from .annotations import annotation_kind
+from .bindings import last_values
 from .kinds import BOOL, HOST, TENSOR, UNKNOWN
 from .statements import statements
 from .text import mentions
@@ -157,7 +158,13 @@ def _declared_fields(analyzer, cls) -> list:
     (found as the one holding its methods)."""
     methods = {id(info.node) for infos in cls.methods.values() for info in infos}
     if not methods:
-        return []
+        # A class of fields only (a NamedTuple, a dataclass): the one module-level class
+        # statement of that name.
+        found = [n for n in getattr(analyzer.tree, "body", ())
+                 if type(n) is ast.ClassDef and n.name == cls.name]
+        return [(n.target.id, n.annotation) for n in found[0].body
+                if type(n) is ast.AnnAssign and type(n.target) is ast.Name] \
+            if len(found) == 1 else []
     holders = _holders(analyzer, False)
     if not all(m in holders for m in methods):     # a class in a function: every statement
         holders = _holders(analyzer, True)
@@ -262,6 +269,21 @@ def _value_kind(analyzer, value, method=None) -> int:
             analyzer._bind_params(frame, method.node.args, is_method=True)
             analyzer.frame, analyzer._kinds, analyzer._tuple_kinds = frame, {}, {}
             k = analyzer.kind(value)
+            if K.level(k) != TENSOR and t is ast.Name:
+                k = _local_value_kind(analyzer, value, method, k)
         return k
     finally:
         analyzer.frame, analyzer._kinds, analyzer._tuple_kinds = saved_frame, saved_kinds, saved_tuples
+
+
+def _local_value_kind(analyzer, name, method, k: int) -> int:
+    """`self.jump_t = jump_t`: a local of the method, a tensor if every value it may hold
+    there is one (`jump_t = torch.tensor([])` on one branch, `jump_t = t.to(dtype)` on the
+    other), else `k`."""
+    values = last_values(method.node, name.id, name.lineno)
+    if not values:
+        return k
+    kinds = [_value_kind(analyzer, v, method) for v in values]
+    if all(K.level(v) == TENSOR and not v & HOST for v in kinds):
+        return TENSOR | (BOOL if all(v & BOOL for v in kinds) else 0)
+    return k

@@ -34,6 +34,46 @@ def _bindings(func, name: str):
     return values
 
 
+def last_values(func, name: str, line: int):
+    """The values bound to local `name` in `func` before `line` that no later plain
+    assignment of the same block replaces (`t = sort(t0); t = t.to(dtype)`: only the second
+    may still be `t` afterwards), or None where `_bindings` has no claim (a parameter, a loop
+    target, unpacking...). Straight-line reasoning inside each block; a branch's last binding
+    counts, whichever branch runs."""
+    if _bindings(func, name) is None:
+        return None
+    out = []
+    todo = [func.body]
+    while todo:
+        block = todo.pop()
+        for i, st in enumerate(block):
+            if st.lineno >= line:
+                break
+            if type(st) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+                continue
+            if rebinds(st, name):
+                if not any(rebinds(later, name) for later in block[i + 1:]
+                           if later.lineno < line):
+                    out.append(st.value)
+                continue
+            for field in _BLOCK_FIELDS:
+                inner = getattr(st, field, None)
+                if type(inner) is list:
+                    stmts = [x for x in inner if isinstance(x, ast.stmt)]
+                    if stmts:
+                        todo.append(stmts)
+                    todo.extend(h.body for h in inner if type(h) is ast.ExceptHandler)
+    return out
+
+
+def rebinds(st, name: str) -> bool:
+    """`name = value` (or `name: T = value`): the statement replaces the name's value."""
+    if type(st) is ast.Assign:
+        return any(type(t) is ast.Name and t.id == name for t in st.targets)
+    return type(st) is ast.AnnAssign and st.value is not None and \
+        type(st.target) is ast.Name and st.target.id == name
+
+
 def _statements(block):
     """Every statement of a block and of the blocks nested in it (not nested functions)."""
     todo = list(block)

@@ -16,6 +16,7 @@ from . import hostmem, narrowing
 from . import kinds as K
 from .kinds import BOOL, CPU, HOLDS, HOST, NOT, PROBABLE, ROW, SCALAR, SHAPE, TENSOR, UNKNOWN
 from .attributes import attribute_kind
+from .fields import instance_class
 from .evidence import array_by_evidence
 from .tensor_api import TENSOR_NAMES
 
@@ -215,6 +216,12 @@ class KindInference:
             return NOT | SHAPE
         if attr in ("dtype", "device", "ndim", "is_cuda", "requires_grad", "is_leaf", "layout"):
             return NOT
+        if self.classes and type(base_node) in (ast.Name, ast.Attribute):
+            cls = instance_class(self, base_node)        # `state.t1` of a `State` (fields.py)
+            if cls is not None:
+                k = attribute_kind(self, cls, attr)
+                if k != UNKNOWN:
+                    return k
         base = self.kind(base_node)
         lv = K.level(base)
         if base & K.ARRAY:
@@ -272,6 +279,9 @@ class KindInference:
             if name in K.NOT_TENSOR_BUILTINS:
                 return NOT
             if name in K.SCALAR_BUILTINS:
+                k = _over_tensors(self, name, node)
+                if k is not None:
+                    return k
                 ks = [self.kind(a) for a in node.args]
                 if any(k & HOST for k in ks):
                     return NOT | HOST
@@ -281,6 +291,8 @@ class KindInference:
             r = self._local_result(node)
             if r is not None:
                 return r
+            if _applied_parameter(self, node):
+                return PROBABLE
         return UNKNOWN
 
     def _torch_call_kind(self, name: str, node: ast.Call) -> int:
@@ -490,6 +502,54 @@ def _positions_call(analyzer, node) -> bool:
     return type(f) is ast.Attribute and f.attr in ("nonzero", "argwhere") and \
         (q is None or not q.startswith(K.ARRAY_LIBRARIES)) and \
         K.level(analyzer.kind(f.value)) >= UNKNOWN
+
+
+def _over_tensors(analyzer, name: str, node: ast.Call):
+    """`max([rms(t) for t in ts])`, `sum(losses)` of a `List[Tensor]`: `max`/`min` of one
+    sequence of tensors return one of them, `sum` adds them up (`0 + t0 + t1`): a tensor,
+    in host memory if the items are (`sum(t[i] for i in ...)` of a `.cpu()` copy), None
+    when the argument is no such sequence. (A dict of tensors iterates its keys; `default=`
+    may give something else.)"""
+    if name not in ("max", "min", "sum") or len(node.args) != 1 or \
+            type(node.args[0]) is ast.Starred or any(k.arg in ("default", None) for k in node.keywords):
+        return None
+    arg = node.args[0]
+    k = analyzer.kind(arg)
+    if not (k & K.ITEMS and k & K.SEQ) or k & (HOST | K.ARRAY):
+        return None
+    if type(arg) in (ast.ListComp, ast.GeneratorExp):
+        with analyzer.comprehension(arg):
+            item = analyzer.kind(arg.elt)
+        return TENSOR | (item & (CPU | (BOOL if name != "sum" else 0)))
+    return TENSOR
+
+
+def _applied_parameter(analyzer, node: ast.Call) -> bool:
+    """`norm(y / scale)`: a function's parameter (its own or an enclosing function's, not
+    annotated, not known to be anything) called with tensors. What a function receives and
+    applies to tensors is a tensor function (a norm, an activation, an ODE's right-hand
+    side), so its result is probably a tensor, as a submodule's output is. Every positional
+    argument must be a tensor (one certainly, the others probably) and none a host value:
+    a callback given plain values (`log(step, "loss")`) makes no claim."""
+    args = node.args
+    if not args or any(type(a) is ast.Starred for a in args):
+        return False
+    ks = [analyzer.kind(a) for a in args]
+    if any(K.level(k) < PROBABLE or k & (HOST | SHAPE) for k in ks) or \
+            not any(K.level(k) == TENSOR for k in ks):
+        return False
+    name = node.func.id
+    frame = analyzer.frame
+    while frame is not None and name not in frame.env:
+        frame = frame.parent
+    if frame is None or frame.kind != "function" or frame.node is None:
+        return False
+    k = frame.env[name]
+    if K.level(k) not in (UNKNOWN, PROBABLE) or k & ~K.LEVEL:
+        return False
+    a = getattr(frame.node, "args", None)
+    return a is not None and any(p.arg == name and p.annotation is None
+                                 for p in a.posonlyargs + a.args + a.kwonlyargs)
 
 
 def _no_dim(node: ast.Call) -> bool:

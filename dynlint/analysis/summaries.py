@@ -128,6 +128,9 @@ class LocalCalls:
             return                      # `F.relu(...)`, `torch.cat(...)`: no project code
         info = self.callee(node)
         infos = [info] if info is not None else self._held(node)
+        if info is not None and type(f) is ast.Attribute and type(f.value) is ast.Name and \
+                f.value.id == "self":
+            infos += self._overrides(f.attr)
         if not infos:
             built = self.from_registry(f.value.id) if type(f) is ast.Attribute and \
                 type(f.value) is ast.Name else ()
@@ -314,6 +317,26 @@ class LocalCalls:
             if not methods or len(methods) != 1:
                 return []               # one class we cannot follow: no claim
             out.append(methods[0])
+        return out
+
+    def _overrides(self, attr: str) -> list:
+        """The overrides of `attr` in the subclasses (in this file) of the caller's class:
+        `self.m(...)` in a base's method runs them for a subclass's instance (a template
+        method: `integrate` calling `self._advance(t[i])`), so each gets the call's site."""
+        cls = self._own_class()
+        classes = self.a.scopes.classes
+        if cls is None or len(classes) < 2:
+            return []
+        out, seen, todo = [], {cls.name}, [cls.name]
+        while todo:
+            base = todo.pop()
+            for sub in classes.values():
+                if base in sub.bases and sub.name not in seen:
+                    seen.add(sub.name)
+                    todo.append(sub.name)
+                    methods = sub.methods.get(attr)
+                    if methods and len(methods) == 1:
+                        out.append(methods[0])
         return out
 
     def _called(self, cls, attr: str) -> list:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 
 from ...analysis import kinds as K
-from ...analysis.bindings import _BLOCK_FIELDS
+from ...analysis.bindings import _BLOCK_FIELDS, rebinds as _rebinds
 from ...analysis.kinds import BOOL, PROBABLE
 from ...analysis.roles import Role
 from ...analysis.statements import child_nodes, walk
@@ -232,13 +232,6 @@ def _after(owner, child):
                 if s is child:
                     return block[i + 1:]
     return None
-
-
-def _rebinds(stmt, name: str) -> bool:
-    if type(stmt) is ast.Assign:
-        return any(type(t) is ast.Name and t.id == name for t in stmt.targets)
-    return type(stmt) is ast.AnnAssign and stmt.value is not None and \
-        type(stmt.target) is ast.Name and stmt.target.id == name
 
 
 def _collect(tree, name: str, reads: list) -> None:

@@ -1,0 +1,69 @@
+"""Fields of instances of the file's own classes: `state.t1` where `state: State` is a
+parameter, `state = State(...)` the local's only binding, or `self.state` holds only `State`
+instances (`self.state = State(...)`). What the field holds is what the class says of it
+(`attributes.attribute_kind`: a field declared `t1: Tensor` in a NamedTuple or a dataclass,
+or what its methods assign to `self.t1`), as `self.t1` reads inside the class."""
+from __future__ import annotations
+
+import ast
+
+from .attributes import held_classes
+from .bindings import _bindings, _bound
+
+
+def instance_class(analyzer, node):
+    """The class of this file (a scopes.ClassInfo) whose instance `node` (a name or
+    `self.x`) holds, or None when it may hold anything else."""
+    if type(node) is ast.Attribute and type(node.value) is ast.Name and node.value.id == "self":
+        cls = analyzer._enclosing_class()
+        held = held_classes(analyzer, cls, node.attr) if cls is not None else ()
+        return held[0] if len(held) == 1 else None
+    if type(node) is not ast.Name:
+        return None
+    fn = analyzer._function_node()
+    if type(fn) not in (ast.FunctionDef, ast.AsyncFunctionDef):
+        return None
+    table = analyzer.__dict__.setdefault("_instance_classes", {})
+    key = (id(fn), node.id)
+    if key not in table:
+        table[key] = _declared_or_built(analyzer, fn, node.id)
+    return table[key]
+
+
+def _declared_or_built(analyzer, fn, name: str):
+    classes = analyzer.classes
+    args = fn.args
+    for a in args.posonlyargs + args.args + args.kwonlyargs:
+        if a.arg == name:
+            # A parameter annotated with the class, and never rebound in the function.
+            if any(name in _bound(st) for st in fn.body):
+                return None
+            return classes.get(_class_name(a.annotation))
+    values = _bindings(fn, name)
+    if not values:
+        return None
+    # `State(...)`, or `st._replace(t1=...)` of the same local (a copy of the same class).
+    built = {v.func.id for v in values if type(v) is ast.Call and type(v.func) is ast.Name}
+    copies = sum(type(v) is ast.Call and type(v.func) is ast.Attribute and
+                 v.func.attr == "_replace" and type(v.func.value) is ast.Name and
+                 v.func.value.id == name for v in values)
+    if len(built) != 1 or len(values) != copies + sum(
+            type(v) is ast.Call and type(v.func) is ast.Name for v in values):
+        return None
+    return classes.get(built.pop())
+
+
+def _class_name(ann):
+    """`State`, `"State"`, `Optional[State]`, `State | None`: the class's name."""
+    if type(ann) is ast.Constant and type(ann.value) is str:
+        try:
+            ann = ast.parse(ann.value, mode="eval").body
+        except SyntaxError:
+            return None
+    if type(ann) is ast.Subscript and type(ann.value) is ast.Name and ann.value.id == "Optional":
+        return _class_name(ann.slice)
+    if type(ann) is ast.BinOp and type(ann.op) is ast.BitOr:
+        sides = [s for s in (ann.left, ann.right)
+                 if not (type(s) is ast.Constant and s.value is None)]
+        return _class_name(sides[0]) if len(sides) == 1 else None
+    return ann.id if type(ann) is ast.Name else None
