@@ -205,20 +205,39 @@ def data_dependent_slice(ctx, node):
     return _slice_bound(ctx, node, host_too=not written)
 
 
+@predicate()
+def tensor_slice_bound(ctx, node):
+    """A subscript index holding a slice whose start, stop or step is a tensor on the device
+    (`layers[:n]` with `n` a tensor): a Python sequence converts each bound with
+    `operator.index`, a host read, whatever the slice's width."""
+    return any(_device_tensor(ctx.kind(b)) for b in _slice_bounds(node, constant_width=True))
+
+
 def _slice_bound(ctx, node, host_too: bool) -> bool:
-    items = node.elts if type(node) is ast.Tuple else (node,)
     host = []
-    for item in items:
-        if type(item) is ast.Slice and not _constant_width(item):
-            for bound in (item.lower, item.upper, item.step):
-                if bound is not None:
-                    k = ctx.kind(bound)
-                    if K.level(k) == TENSOR and not k & HOST:
-                        return True
-                    if host_too and k & HOST:
-                        host.append(bound)
+    for bound in _slice_bounds(node, constant_width=False):
+        k = ctx.kind(bound)
+        if _device_tensor(k):
+            return True
+        if host_too and k & HOST:
+            host.append(bound)
     # The root cause is reported once: a host value read in this function, where it was read.
     return any(not host_read_here(ctx, b) for b in host)
+
+
+def _device_tensor(k) -> bool:
+    return K.level(k) == TENSOR and not k & HOST
+
+
+def _slice_bounds(node, constant_width: bool):
+    """The start, stop and step of each slice in a subscript index; of the slices of constant
+    width too, or not (`_constant_width`)."""
+    items = node.elts if type(node) is ast.Tuple else (node,)
+    for item in items:
+        if type(item) is ast.Slice and (constant_width or not _constant_width(item)):
+            for bound in (item.lower, item.upper, item.step):
+                if bound is not None:
+                    yield bound
 
 
 def _constant_width(item: ast.Slice) -> bool:
