@@ -17,7 +17,7 @@ import os
 from dynlint.analysis import scopes as S
 from dynlint.analysis.scopes import cold as S_cold, crossfile as S_cross
 from dynlint.analysis.roles import Role
-from dynlint.check import crossfile as C
+from dynlint.check import reach as C
 from dynlint.engine.match import FileFacts, split_lines
 from dynlint.project.scope import module_name
 

@@ -15,7 +15,8 @@ from ..analysis.oneshot import once_regions
 from ..analysis.scopes import index_module
 from ..analysis.scopes.cold import cold_reason
 from ..analysis.scopes.crossfile import resolve_import
-from .crossfile import project_facts, resolve_both
+from .crossfile import project_facts
+from .reach import resolve_both
 from ..engine.match import split_lines
 from ..project import source
 from ..project.discover import discover, display_path
@@ -259,7 +260,7 @@ class _CrossFile:
                 steps[-1] += f", which overrides `{pred[1]}`"
                 name = pred[1]
                 continue
-            if type(pred) is tuple and pred[0] == "entry point":    # crossfile.Hierarchy
+            if type(pred) is tuple and pred[0] == "entry point":    # reach.Hierarchy
                 steps[-1] = steps[-1].replace("-> ", "entry point: ", 1) + f" ({pred[1]})"
                 return steps[::-1]
             if type(pred) is tuple:             # read from the model code of a module

@@ -14,7 +14,8 @@ from ..project import notebook, source
 from ..project.cache import Configurations, content_hash
 from ..project.discover import discover, display_path
 from ..project.scope import module_name  # noqa: F401  (used here and by the server)
-from .crossfile import Memo, cached_files, external_key, project_facts, resolve_both, settle
+from .crossfile import Memo, cached_files, external_key, project_facts, settle
+from .reach import resolve_both
 from ..engine.match import Engine
 from ..finding import internal_error
 from ..report import snippets

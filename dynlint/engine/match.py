@@ -53,7 +53,7 @@ class FileFacts:
     imports: list = field(default_factory=list)
     # Module-level functions neutral here (no caller in the file) holding findings that cold
     # code would not get: name -> [first line, last line, codes]; dropped by the cross-file
-    # step if every caller in the project is cold (crossfile.cold_called).
+    # step if every caller in the project is cold (reach.cold_called).
     neutral: dict = field(default_factory=dict)
     origin: str | None = None                        # the file (not cached)
 

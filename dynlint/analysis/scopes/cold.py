@@ -193,7 +193,7 @@ _COLD_CALLER_NAME = re.compile(
 
 def cold_caller(f: FunctionInfo, scopes: Scopes) -> bool:
     """Whether the cold function `f`, calling a function of another file, makes a cold call
-    (crossfile.cold_called): cold by its code, its class or a name above, not in tests."""
+    (reach.cold_called): cold by its code, its class or a name above, not in tests."""
     if scopes.test_module is not None or (f.cls is not None and _TEST_CLASS.search(f.cls.name)) \
             or id(f) in scopes.host_algorithms:
         # (a host algorithm may run on every step: an ODE solver's step-size search)

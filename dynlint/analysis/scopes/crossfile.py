@@ -271,7 +271,7 @@ def _self_refs(f: FunctionInfo, lines: list[str], module: str, stored: dict,
                aliases: dict, classes: dict) -> set:
     """`module.Class.m` for each `self.m` a method names that its class does not store: the
     cross-file step follows it to `m` of the class, of its bases, and to the overrides of `m`
-    in subclasses in other files (crossfile.Hierarchy)."""
+    in subclasses in other files (reach.Hierarchy)."""
     cls = f.cls
     if cls is None or f.parent is not None:
         return set()
@@ -328,7 +328,7 @@ def class_facts(scopes: Scopes, module: str, is_package: bool):
                  for b in cls.bases if b and not b.startswith(_NOT_PROJECT) and b != "object"]
         # [bases, methods, whether an nn.Module by its own bases (1), or not (0: then it is
         # one if a base is), entry points that depend on it (ClassInfo.deferred)]: every
-        # class, so that a base-less one is known to be no module (crossfile.Hierarchy).
+        # class, so that a base-less one is known to be no module (reach.Hierarchy).
         # (-1: a base none of the project's files can tell about: a call, numpy's...)
         unlisted = cls.module_state is None and any(
             not b or b.startswith(_NOT_PROJECT) for b in cls.bases)
