@@ -7,14 +7,28 @@ from . import kinds as K
 from .kinds import BOOL, NOT, PROBABLE, TENSOR, UNKNOWN
 
 
-def annotation_kind(ann: ast.AST | None) -> int:
-    if ann is None:
-        return UNKNOWN
+def parsed(ann: ast.AST | None) -> ast.AST | None:
+    """A string annotation (a forward reference, `"State"`) as the expression it spells, None
+    if it does not parse; any other annotation as it is."""
     if type(ann) is ast.Constant and isinstance(ann.value, str):
         try:
-            ann = ast.parse(ann.value, mode="eval").body
+            return ast.parse(ann.value, mode="eval").body
         except SyntaxError:
-            return UNKNOWN
+            return None
+    return ann
+
+
+def declared_class(ann: ast.AST | None) -> str | None:
+    """The name a class annotation gives: `State`, `"State"`, `Optional[State]`,
+    `State | None`; None for anything else."""
+    ann = parsed(_unwrap_optional(parsed(ann)))   # (`Optional["State"]` too)
+    return ann.id if type(ann) is ast.Name else None
+
+
+def annotation_kind(ann: ast.AST | None) -> int:
+    ann = parsed(ann)
+    if ann is None:
+        return UNKNOWN
     names = _annotation_names(ann, [])
     if type(ann) is ast.Constant and ann.value is None:
         return NOT

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 
+from .annotations import declared_class
 from .attributes import held_classes
 from .bindings import _bindings, _bound
 
@@ -38,7 +39,7 @@ def _declared_or_built(analyzer, fn, name: str):
             # A parameter annotated with the class, and never rebound in the function.
             if any(name in _bound(st) for st in fn.body):
                 return None
-            return classes.get(_class_name(a.annotation))
+            return classes.get(declared_class(a.annotation))
     values = _bindings(fn, name)
     if not values:
         return None
@@ -51,19 +52,3 @@ def _declared_or_built(analyzer, fn, name: str):
             type(v) is ast.Call and type(v.func) is ast.Name for v in values):
         return None
     return classes.get(built.pop())
-
-
-def _class_name(ann):
-    """`State`, `"State"`, `Optional[State]`, `State | None`: the class's name."""
-    if type(ann) is ast.Constant and type(ann.value) is str:
-        try:
-            ann = ast.parse(ann.value, mode="eval").body
-        except SyntaxError:
-            return None
-    if type(ann) is ast.Subscript and type(ann.value) is ast.Name and ann.value.id == "Optional":
-        return _class_name(ann.slice)
-    if type(ann) is ast.BinOp and type(ann.op) is ast.BitOr:
-        sides = [s for s in (ann.left, ann.right)
-                 if not (type(s) is ast.Constant and s.value is None)]
-        return _class_name(sides[0]) if len(sides) == 1 else None
-    return ann.id if type(ann) is ast.Name else None

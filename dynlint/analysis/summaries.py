@@ -324,19 +324,13 @@ class LocalCalls:
         `self.m(...)` in a base's method runs them for a subclass's instance (a template
         method: `integrate` calling `self._advance(t[i])`), so each gets the call's site."""
         cls = self._own_class()
-        classes = self.a.scopes.classes
-        if cls is None or len(classes) < 2:
+        if cls is None:
             return []
-        out, seen, todo = [], {cls.name}, [cls.name]
-        while todo:
-            base = todo.pop()
-            for sub in classes.values():
-                if base in sub.bases and sub.name not in seen:
-                    seen.add(sub.name)
-                    todo.append(sub.name)
-                    methods = sub.methods.get(attr)
-                    if methods and len(methods) == 1:
-                        out.append(methods[0])
+        out = []
+        for sub in self.a.scopes.subclasses(cls):
+            methods = sub.methods.get(attr)
+            if methods and len(methods) == 1:
+                out.append(methods[0])
         return out
 
     def _called(self, cls, attr: str) -> list:

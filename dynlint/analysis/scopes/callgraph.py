@@ -34,27 +34,7 @@ class _CallGraph:
                         self.held.setdefault(attr, []).extend(info.methods.get(name, ()))
         self._holds: dict[tuple, bool] = {}
         self._callees: dict[int, list[FunctionInfo]] = {}
-        # Subclasses in this file, by base name: `self.m(...)` in a base's method runs the
-        # overrides of `m` as well (a template method: `forward` calling `self.update()`).
-        self.children: dict[str, list[ClassInfo]] = {}
-        for cls in classes.values():
-            for base in cls.bases:
-                if base in classes and base != cls.name:
-                    self.children.setdefault(base, []).append(cls)
-        self._below: dict[str, list[ClassInfo]] = {}
-
-    def descendants(self, cls: ClassInfo) -> list[ClassInfo]:
-        out = self._below.get(cls.name)
-        if out is None:
-            out, seen, todo = [], {cls.name}, [cls.name]
-            while todo:
-                for child in self.children.get(todo.pop(), ()):
-                    if child.name not in seen:
-                        seen.add(child.name)
-                        out.append(child)
-                        todo.append(child.name)
-            self._below[cls.name] = out
-        return out
+        self.scopes = scopes
 
     def callees(self, f: FunctionInfo) -> list[FunctionInfo]:
         out = self._callees.get(id(f))
@@ -63,7 +43,7 @@ class _CallGraph:
         out = []
         names_here, attrs, _ = f.refs(self.lines)
         methods = self.methods
-        below = self.descendants(f.cls) if f.cls is not None and self.children else ()
+        below = self.scopes.subclasses(f.cls) if f.cls is not None else ()
         for attr in attrs:
             own = f.cls.methods.get(attr) if f.cls is not None else None
             out.extend(own if own is not None else methods.get(attr, ()))

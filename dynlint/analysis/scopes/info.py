@@ -117,6 +117,30 @@ class Scopes:
         self.defer = False
         self.deferred: list[FunctionInfo] = []      # those that are `forward`
         self.deferred_reach: set[int] = set()       # ids of what they reach in the file
+        self._children: dict[str, list[ClassInfo]] | None = None    # (subclasses)
+        self._below: dict[str, list[ClassInfo]] = {}
+
+    def subclasses(self, cls: ClassInfo) -> list[ClassInfo]:
+        """The classes of this module below `cls` at any depth, each once (bases named as in
+        the module): `self.m(...)` in a base's method runs their overrides of `m` as well (a
+        template method: `forward` calling `self.update()`). Asked once the pre-pass is done."""
+        if self._children is None:
+            self._children = {}
+            for c in self.classes.values():
+                for base in c.bases:
+                    if base in self.classes and base != c.name:
+                        self._children.setdefault(base, []).append(c)
+        out = self._below.get(cls.name)
+        if out is None:
+            out, seen, todo = [], {cls.name}, [cls.name]
+            while todo:
+                for child in self._children.get(todo.pop(), ()):
+                    if child.name not in seen:
+                        seen.add(child.name)
+                        out.append(child)
+                        todo.append(child.name)
+            self._below[cls.name] = out
+        return out
 
     def release(self) -> None:
         """Break the reference cycles (functions <-> classes <-> nested functions) so that the
