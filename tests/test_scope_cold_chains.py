@@ -4,7 +4,7 @@
 caller that is not cold (soft cold) is one link of the chain, so what only it calls is cold
 too; a library's own dunder is called by text like any method (Python's own, `__getitem__`,
 are called with no text); a docstring hands nothing on. The twin that model code also calls
-stays in scope."""
+stays in scope, and so does a method a docstring's doctest calls (code, not prose)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -58,6 +58,38 @@ FILES = {
             def shift(self, data, value):
                 return data.__offset__("edge_index", value)
         """,
+    # An optimizer whose `step` the training loop, outside the project, calls: the docstring's
+    # doctest shows that call (code, unlike prose), and a collator's own `self.step()` is the
+    # only `.step(...)` of the project's code.
+    "geo/optim.py": """\
+        import torch
+
+
+        class Lars(torch.optim.Optimizer):
+            \"\"\"LARS.
+
+            >>> optimizer = Lars(model.parameters(), lr=0.1)
+            >>> optimizer.step()
+            \"\"\"
+
+            @torch.no_grad()
+            def step(self, closure=None):
+                for group in self.param_groups:
+                    for p in group["params"]:
+                        if torch.norm(p) != 0:
+                            p.mul_(0.9)
+        """,
+    "geo/masks.py": """\
+        import torch
+
+
+        class MaskCollator:
+            def __call__(self, batch):
+                return self.step(), batch
+
+            def step(self):
+                return 0
+        """,
     "geo/model.py": """\
         import torch
         from geo.batch import Batch
@@ -76,5 +108,6 @@ def test_method_only_a_cold_chain_calls_is_cold(dynlint, tmp_path: Path):
     # `__inc__` (line 10): only collate's chain calls it; `__offset__` (line 14): model code
     # calls it too.
     assert [f for f in whole if f[0] == "data.py"] == [("data.py", 14, "DYN203")], whole
+    assert [f for f in whole if f[0] == "optim.py"] == [("optim.py", 15, "DYN204")], whole
     alone = findings(dynlint, tmp_path, "geo/data.py", "--no-cache")
     assert alone == [f for f in whole if f[0] == "data.py"], (alone, whole)

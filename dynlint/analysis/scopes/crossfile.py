@@ -80,14 +80,15 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
     # Module-level code (registries such as {"sdpa": sdpa_mask}, class-level tables) counts
     # as a function "<module>": once model code uses the module, what it names is reachable.
     # Docstrings of the module and its classes are prose: a class documenting
-    # ":meth:`~Data.__inc__`" hands no method on.
-    spans = [(f.node.lineno, f.node.end_lineno) for f in scopes.order if f.parent is None]
-    spans += _docstring_spans(tree)
+    # ":meth:`~Data.__inc__`" hands no method on; their doctests (`>>> optimizer.step()`)
+    # are code, the calls a user of the API makes.
+    prose = _docstring_prose(tree, lines)
     pieces, next_line = [], 1
-    for start, end in sorted(spans):
-        pieces += lines[next_line - 1:start - 1]
+    for start, end in sorted((f.node.lineno, f.node.end_lineno) for f in scopes.order
+                             if f.parent is None):
+        pieces += [lines[i] for i in range(next_line - 1, start - 1) if i not in prose]
         next_line = max(next_line, end + 1)
-    pieces += lines[next_line - 1:]
+    pieces += [lines[i] for i in range(next_line - 1, len(lines)) if i not in prose]
     outside = "\n".join(pieces)
     module_refs = set()
     # Only names stored (registries), not names called at import time (`_check_version()`).
@@ -163,17 +164,18 @@ def _attr_refs(f: FunctionInfo, lines: list[str]) -> set:
     return {"." + a for a in attrs if a}
 
 
-def _docstring_spans(tree) -> list:
-    """(first line, last line) of each string statement of the module and its class bodies, at
-    any depth of classes (functions are cut out whole) and alone on its lines."""
-    spans, todo = [], list(tree.body) if tree is not None else []
+def _docstring_prose(tree, lines: list[str]) -> set:
+    """The indexes in `lines` of the string statements of the module and its class bodies, at
+    any depth of classes, but their doctest lines (`>>>`, `...`)."""
+    out, todo = set(), list(tree.body) if tree is not None else []
     while todo:
         n = todo.pop()
         if type(n) is ast.ClassDef:
             todo.extend(n.body)
         elif type(n) is ast.Expr and type(n.value) is ast.Constant and type(n.value.value) is str:
-            spans.append((n.lineno, n.end_lineno))
-    return spans
+            out.update(i for i in range(n.lineno - 1, min(n.end_lineno, len(lines)))
+                       if not lines[i].lstrip().startswith((">>>", "...")))
+    return out
 
 
 def _dotted_attrs(text: str) -> set:
