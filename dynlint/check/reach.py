@@ -91,9 +91,11 @@ def cold_called(all_facts, model: set) -> set:
                   and n not in live]
     for name in sorted(methods):
         attr = "." + name.rpartition(".")[2]
-        # (not a dunder nor `forward`: Python and torch call those, no text of the project)
+        # (not `forward` nor a dunder Python, torch or numpy call without any text of the
+        # project: `__getitem__`, `__torch_function__`; a library's own dunder, torch_geometric's
+        # `Data.__inc__`, is called by text only, as any method)
         if attr in called and attr not in live and name not in model and \
-                not attr.startswith((".__", ".forward")):
+                not attr.startswith(".forward") and attr[1:] not in _IMPLICIT_DUNDERS:
             candidates.append(name)
     changed = True
     while changed:
@@ -124,6 +126,29 @@ def cold_called(all_facts, model: set) -> set:
                 cold.add(name)
                 changed = True
     return cold
+
+
+# Dunders that Python, torch or numpy call with no text of the project naming them: those of
+# the builtin types (operators, containers, attribute access, copying, pickling), and the
+# protocols below. Any other dunder is a library's own name (torch_geometric's `__inc__`,
+# `__cat_dim__`), called by text like any method.
+_IMPLICIT_DUNDERS = frozenset(
+    n for t in (object, type, int, float, complex, bool, str, bytes, list, tuple, dict, set,
+                frozenset, slice, range, property, staticmethod, classmethod, BaseException)
+    for n in dir(t) if n.startswith("__")) | frozenset("""
+__call__ __enter__ __exit__ __aenter__ __aexit__ __aiter__ __anext__ __await__ __iter__
+__next__ __len__ __length_hint__ __contains__ __getitem__ __setitem__ __delitem__ __missing__
+__reversed__ __get__ __set__ __delete__ __set_name__ __getattr__ __del__ __index__ __bool__
+__copy__ __deepcopy__ __getstate__ __setstate__ __getnewargs__ __getnewargs_ex__ __reduce__
+__reduce_ex__ __post_init__ __class_getitem__ __init_subclass__ __fspath__ __matmul__
+__rmatmul__ __imatmul__ __iadd__ __isub__ __imul__ __itruediv__ __ifloordiv__ __imod__
+__ipow__ __ilshift__ __irshift__ __iand__ __ixor__ __ior__ __round__ __trunc__ __floor__
+__ceil__ __instancecheck__ __subclasscheck__ __prepare__ __mro_entries__ __buffer__
+__torch_function__ __torch_dispatch__ __tensor_flatten__ __tensor_unflatten__ __array__
+__array_function__ __array_ufunc__ __array_wrap__ __array_finalize__ __array_priority__
+__dlpack__ __dlpack_device__ __cuda_array_interface__ __array_interface__ __jax_array__
+__rich_repr__ __html__ __repr_html__ __signature__ __wrapped__
+""".split())
 
 
 def _package(name: str) -> str:

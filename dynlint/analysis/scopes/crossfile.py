@@ -79,12 +79,16 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
     exports = {}
     # Module-level code (registries such as {"sdpa": sdpa_mask}, class-level tables) counts
     # as a function "<module>": once model code uses the module, what it names is reachable.
+    # Docstrings of the module and its classes are prose: a class documenting
+    # ":meth:`~Data.__inc__`" hands no method on; their doctests (`>>> optimizer.step()`)
+    # are code, the calls a user of the API makes.
+    prose = _docstring_prose(tree, lines)
     pieces, next_line = [], 1
     for start, end in sorted((f.node.lineno, f.node.end_lineno) for f in scopes.order
                              if f.parent is None):
-        pieces += lines[next_line - 1:start - 1]
+        pieces += [lines[i] for i in range(next_line - 1, start - 1) if i not in prose]
         next_line = max(next_line, end + 1)
-    pieces += lines[next_line - 1:]
+    pieces += [lines[i] for i in range(next_line - 1, len(lines)) if i not in prose]
     outside = "\n".join(pieces)
     module_refs = set()
     # Only names stored (registries), not names called at import time (`_check_version()`).
@@ -107,7 +111,11 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
         unit = f.parent is None         # a module-level function or a method
         if not unit:
             pass
-        elif f.role == Role.NEUTRAL:    # (what cold_called may drop)
+        elif f.role == Role.NEUTRAL or id(f) in soft:
+            # (what cold_called may drop; a soft-cold function, cold here only for want of a
+            # caller that is not cold, is one link of a chain: cold_called decides it as it
+            # decides a neutral one, so what only it calls is cold through it, `_collate` ->
+            # `get_incs` -> `Data.__inc__`, and in scope when another file's code calls it)
             exports[("~" if f.cls is None else "^") + f.qualname] = (
                 False, frozenset(calls.of(f) | _attr_refs(f, lines)))
         elif f.role == Role.COLD and id(f) not in soft and cold_caller(f, scopes):
@@ -154,6 +162,20 @@ def _attr_refs(f: FunctionInfo, lines: list[str]) -> set:
     if notes and not _dotted_attrs("\n".join(notes)).isdisjoint(attrs):
         attrs = _dotted_attrs(_code_text(f, lines))
     return {"." + a for a in attrs if a}
+
+
+def _docstring_prose(tree, lines: list[str]) -> set:
+    """The indexes in `lines` of the string statements of the module and its class bodies, at
+    any depth of classes, but their doctest lines (`>>>`, `...`)."""
+    out, todo = set(), list(tree.body) if tree is not None else []
+    while todo:
+        n = todo.pop()
+        if type(n) is ast.ClassDef:
+            todo.extend(n.body)
+        elif type(n) is ast.Expr and type(n.value) is ast.Constant and type(n.value.value) is str:
+            out.update(i for i in range(n.lineno - 1, min(n.end_lineno, len(lines)))
+                       if not lines[i].lstrip().startswith((">>>", "...")))
+    return out
 
 
 def _dotted_attrs(text: str) -> set:

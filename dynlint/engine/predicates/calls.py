@@ -6,6 +6,7 @@ import ast
 
 from ...analysis import kinds as K
 from ...analysis.kinds import HOST, PROBABLE, TENSOR
+from ...analysis.hostmem import copy_source
 from .context import _function_of
 from .registry import predicate, REGISTRY
 
@@ -221,3 +222,25 @@ def holds_tensor(ctx, node):
             ctx.weak = True
             return True
     return False
+
+
+@predicate()
+def sizes_from_device(ctx, node):
+    """Always holds; when the call builds a tensor in host memory (see `host_tensor`: `torch.randint(2, 9, (n[i],))` without `device=`, `v.view(k, -1)` of a host tensor) and every tensor among its arguments is host memory too, it holds on weak evidence, so the finding is `likely`: no device waits for those sizes and no device graph has that shape, but under torch.compile the read is still a graph break, and a run on the CPU records it. A size read for a device tensor changes a device graph's shape whatever memory it comes from."""
+    if type(node) is ast.Call and ctx.kind(node) & K.CPU:
+        args = [*node.args, *(k.value for k in node.keywords if k.arg not in _PLACEMENT_KEYWORDS)]
+        if type(node.func) is ast.Attribute:
+            args.append(node.func.value)
+        items = [i for a in args for i in (a.elts if type(a) in (ast.Tuple, ast.List) else (a,))]
+        if not any(type(i) is ast.Starred or _device_tensor(ctx, i) for i in items):
+            ctx.weak = True
+    return True
+
+
+def _device_tensor(ctx, node) -> bool:
+    """A tensor (or a list holding tensors) not known to be in host memory."""
+    k = ctx.kind(node)
+    if k & K.HOLDS:
+        return True
+    return K.level(k) >= PROBABLE and not k & HOST and \
+        not (k & K.CPU and ctx.kind(copy_source(node)) & K.CPU)
