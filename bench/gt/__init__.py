@@ -76,6 +76,13 @@ def suite_e_models() -> tuple[dict, list[str]]:
     return _load((("speechbrain_models", "speechbrain"),))
 
 
+def suite_f_models() -> tuple[dict, list[str]]:
+    """Suite f: semantic segmentation architectures with their ignore-masked losses and metrics,
+    and stochastic differential equation solvers (segmentation_models_pytorch, torchsde), added
+    unseen like b-e."""
+    return _load((("smp_models", "segmentation_models_pytorch"), ("torchsde_models", "torchsde")))
+
+
 def _load(pairs) -> tuple[dict, list[str]]:
     import importlib
     models, packages = {}, []
