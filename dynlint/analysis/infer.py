@@ -272,7 +272,9 @@ class KindInference:
                 arg = self.kind(node.args[0]) if node.args else NOT
                 if arg & CPU:
                     return NOT                  # read from host memory: no device data
-                return NOT | (HOST if (K.level(arg) >= PROBABLE or arg & HOST) else 0)
+                host = K.level(arg) == TENSOR or arg & HOST or \
+                    (K.level(arg) == PROBABLE and node.args and _reads_data(node.args[0]))
+                return NOT | (HOST if host else 0)
             if name in ("list", "tuple") and len(node.args) == 1 and not node.keywords and \
                     type(node.args[0]) in (ast.GeneratorExp, ast.ListComp):
                 return self.kind(node.args[0])          # `tuple(t[k] for k in keys)`
@@ -599,3 +601,15 @@ def _is_non_numeric_literal(node: ast.AST) -> bool:
     if t is ast.Constant:
         return isinstance(node.value, (str, bytes)) or node.value is None
     return t in (ast.JoinedStr, ast.List, ast.Tuple, ast.Dict, ast.Set)
+
+
+def _reads_data(expr) -> bool:
+    """Whether converting `expr`, only probably a tensor, reads data out of it: an element or
+    a reduction of it (`int(idx[0])`, `int(lengths.sum())`). Arithmetic over names, attributes
+    and constants (`int(0.5 * model.samplerate)`: a module's attribute, a config number most
+    often) reads nothing the read rules would report (DYN203 wants a tensor for sure), so the
+    bounds and sizes it feeds are no values read from tensor data."""
+    for n in ast.walk(expr):
+        if type(n) is ast.Call or type(n) is ast.Subscript:
+            return True
+    return False
