@@ -8,7 +8,7 @@ import re
 from ..annotations import annotation_kind
 from ..kinds import SCALAR
 from ..roles import Role
-from ..statements import _CHILD_FIELDS, child_nodes
+from ..statements import child_nodes
 from .cold import cold_caller
 from .info import _TOKEN_TABLE, ClassInfo, FunctionInfo, Scopes
 from .naming import _HELD_INSTANCE, _STDLIB
@@ -238,7 +238,7 @@ class _CallRefs:
         attribute's object is left out by its parent (a node has one), so the chain below
         is only searched for the calls and names inside it (`f(x).y`, `a[i].m()`)."""
         out, live = set(), self.live
-        name_of, fields = self._name, _CHILD_FIELDS
+        name_of = self._name
         Name, Attribute, Call = ast.Name, ast.Attribute, ast.Call
         todo = list(roots)
         pop, push = todo.pop, todo.append
@@ -275,14 +275,7 @@ class _CallRefs:
                     if type(v) is not Name:
                         push(v)
             else:
-                for field in fields[t]:
-                    v = getattr(n, field, None)
-                    if type(v) is list:
-                        for item in v:
-                            if isinstance(item, ast.AST):
-                                push(item)
-                    elif isinstance(v, ast.AST):
-                        push(v)
+                todo += child_nodes(n)
         return out
 
 
