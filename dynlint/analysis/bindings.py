@@ -13,25 +13,55 @@ _BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
 def _bindings(func, name: str):
     """Values bound to local `name` in `func` (not in nested functions), or None when some
     binding has no single value (a parameter, a loop or `with` target, tuple unpacking...)."""
+    table = func.__dict__.get("_dl_bindings")
+    if table is None:       # every name at once, kept on the node: asked for many names
+        table = func._dl_bindings = _binding_table(func)
+    found = table.get(name, ())
+    return None if found is None else list(found)
+
+
+def _binding_table(func) -> dict:
+    """name -> the values `_bindings` gives (None: no claim), for every name `func` binds."""
     args = func.args
-    if any(a.arg == name for a in args.posonlyargs + args.args + args.kwonlyargs) or \
-            any(a is not None and a.arg == name for a in (args.vararg, args.kwarg)):
-        return None
-    values = []
+    table: dict = {a.arg: None for a in (*args.posonlyargs, *args.args, *args.kwonlyargs,
+                                        args.vararg, args.kwarg) if a is not None}
     for st in _statements(func.body):
         t = type(st)
         if t is ast.Assign:
             for target in st.targets:
-                if type(target) is ast.Name and target.id == name:
-                    values.append(st.value)
-                elif _binds(target, name):
-                    return None
-        elif t in (ast.AnnAssign, ast.AugAssign) and type(st.target) is ast.Name and st.target.id == name:
+                if type(target) is ast.Name:
+                    _add(table, target.id, st.value)
+                else:
+                    for other in _bound(target):
+                        table[other] = None
+            continue
+        if t in (ast.AnnAssign, ast.AugAssign) and type(st.target) is ast.Name:
+            own = st.target.id
             if st.value is not None:
-                values.append(st.value)
-        elif _binds_here(st, name):
-            return None
-    return values
+                _add(table, own, st.value)
+            else:
+                table.setdefault(own, [])
+        else:
+            own = None
+        for other in _bound_here_once(st):
+            if other != own:
+                table[other] = None
+    return table
+
+
+def _add(table: dict, name: str, value) -> None:
+    values = table.get(name, ())
+    if values is not None:
+        if not values:
+            values = table[name] = []
+        values.append(value)
+
+
+def _bound_here_once(st) -> frozenset:
+    found = st.__dict__.get("_dl_binds_here")
+    if found is None:
+        found = st._dl_binds_here = frozenset(_bound_here(st))
+    return found
 
 
 def last_values(func, name: str, line: int):
@@ -91,10 +121,7 @@ def _statements(block):
 
 def _binds_here(st, name: str) -> bool:
     """The statement itself (not the blocks nested in it) binds `name`."""
-    found = st.__dict__.get("_dl_binds_here")
-    if found is None:      # every name at once, kept on the node: asked again for other names
-        found = st._dl_binds_here = frozenset(_bound_here(st))
-    return name in found
+    return name in _bound_here_once(st)   # (every name at once, kept on the node)
 
 
 def _bound_here(st) -> set:

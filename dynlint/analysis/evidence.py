@@ -21,6 +21,7 @@ from __future__ import annotations
 import ast
 
 from . import kinds as K
+from .statements import child_nodes
 from .text import mentions
 
 # torch functions whose first argument is not (necessarily) a tensor: factories, conversions.
@@ -131,7 +132,7 @@ def _own_nodes(function):
         yield n
         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             continue
-        todo.extend(ast.iter_child_nodes(n))
+        todo += child_nodes(n)
 
 
 def _imports_numpy(analyzer) -> bool:

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import ast
 
+from .statements import child_nodes
+
 # Libraries that render figures on the host (seaborn and plotly draw through their own API).
 PLOTTING = frozenset({"matplotlib", "seaborn", "plotly"})
 
@@ -79,5 +81,5 @@ def returns_host_numbers(fnode) -> bool:
             kinds.add(kind)
         elif t in (ast.Yield, ast.YieldFrom):
             return False
-        todo.extend(ast.iter_child_nodes(n))
+        todo += child_nodes(n)
     return "float" in kinds

@@ -564,6 +564,7 @@ class LocalCalls:
 
 
 _CALLED = frozenset({"forward", "__call__"})
+_PARTS_TABLE = {**_TOKEN_TABLE, ord("."): " "}
 
 
 def _mentions(info, names: set, lines: list, seen: dict) -> bool:
@@ -573,8 +574,9 @@ def _mentions(info, names: set, lines: list, seen: dict) -> bool:
     if found is None:
         node = info.node
         text = "\n".join(lines[node.body[0].lineno - 1:node.end_lineno])
-        found = seen[id(info)] = {part for tok in text.translate(_TOKEN_TABLE).split()
-                                  for part in tok.split(".")}
+        # (the parts of its dotted names: `.` splits as any other separator; `names` are
+        # function names, never the empty part `tok.split(".")` would also give)
+        found = seen[id(info)] = set(text.translate(_PARTS_TABLE).split())
     return not names.isdisjoint(found)
 
 

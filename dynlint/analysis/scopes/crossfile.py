@@ -8,7 +8,7 @@ import re
 from ..annotations import annotation_kind
 from ..kinds import SCALAR
 from ..roles import Role
-from ..statements import child_nodes, walk
+from ..statements import child_nodes
 from .cold import cold_caller
 from .info import _TOKEN_TABLE, ClassInfo, FunctionInfo, Scopes
 from .naming import _HELD_INSTANCE, _STDLIB
@@ -220,23 +220,21 @@ class _CallRefs:
         """What module-level code and class bodies call (a constant built at import, a
         script's `main()`, a registration), and the defaults and decorators of functions:
         once, at import."""
-        nodes, todo = [], list(body)
+        roots, todo = [], list(body)
         while todo:
             n = todo.pop()
             t = type(n)
             if t is ast.FunctionDef or t is ast.AsyncFunctionDef:
-                for part in (*n.decorator_list, *n.args.defaults, *n.args.kw_defaults):
-                    if part is not None:
-                        nodes.extend(walk(part))
+                roots += [p for p in (*n.decorator_list, *n.args.defaults, *n.args.kw_defaults)
+                          if p is not None]
             elif t is ast.ClassDef:
-                for part in (*n.decorator_list, *n.bases, *n.keywords):
-                    nodes.extend(walk(part))
+                roots += (*n.decorator_list, *n.bases, *n.keywords)
                 todo.extend(n.body)
             elif t in _BLOCKS or t is ast.ExceptHandler:
                 todo.extend(child_nodes(n))
             else:
-                nodes.extend(walk(n))
-        return self._calls(nodes)
+                roots.append(n)
+        return self._calls(roots)
 
     def attr_calls(self, f: FunctionInfo) -> set:
         """".m" for each method a cold function calls by attribute (`self.populate()`,
@@ -253,28 +251,53 @@ class _CallRefs:
         # them (its decorators, above its text, aside) needs no walk of its tree.
         if not f.node.decorator_list and self.wanted.isdisjoint(f.refs(self.lines)[0]):
             return set()
-        return self._calls(walk(f.node))
+        return self._calls([f.node])
 
-    def _calls(self, nodes: list) -> set:
-        out, seen = set(), set()        # (seen: callees, and the modules of `mod.f`)
-        named = []                      # names and attributes, in walk order
-        for n in nodes:
+    def _calls(self, roots: list) -> set:
+        """What the trees under `roots` call (`_name` of each call's callee); the names and
+        attributes they mention without calling (neither a call's callee nor an attribute's
+        object, `_name` of them) go to `live`. One pass down the trees: a callee or an
+        attribute's object is left out by its parent (a node has one), so the chain below
+        is only searched for the calls and names inside it (`f(x).y`, `a[i].m()`)."""
+        out, live = set(), self.live
+        name_of = self._name
+        Name, Attribute, Call = ast.Name, ast.Attribute, ast.Call
+        todo = list(roots)
+        pop, push = todo.pop, todo.append
+        while todo:
+            n = pop()
             t = type(n)
-            if t is ast.Call:
-                seen.add(id(n.func))
-                name = self._name(n.func)
+            if t is Call:
+                f = n.func
+                name = name_of(f)
                 if name is not None:
                     out.add(name)
-            elif t is ast.Attribute:
-                seen.add(id(n.value))
-                named.append(n)
-            elif t is ast.Name:
-                named.append(n)
-        for n in named:
-            if id(n) not in seen:
-                name = self._name(n)
+                if type(f) is Attribute:
+                    while type(f) is Attribute:
+                        f = f.value
+                    if type(f) is not Name:
+                        push(f)
+                elif type(f) is not Name:
+                    push(f)
+                todo += n.args
+                todo += n.keywords
+            elif t is Name:
+                name = name_of(n)
                 if name is not None:
-                    self.live.add(name)
+                    live.add(name)
+            elif t is Attribute:
+                v = n.value
+                if type(v) is Name:
+                    name = name_of(n)
+                    if name is not None:
+                        live.add(name)
+                else:
+                    while type(v) is Attribute:
+                        v = v.value
+                    if type(v) is not Name:
+                        push(v)
+            else:
+                todo += child_nodes(n)
         return out
 
 
