@@ -148,3 +148,61 @@ def _bound(tree) -> set:
             out.update(a.asname or a.name.split(".")[0] for a in n.names)
         todo.extend(child_nodes(n))
     return out
+
+
+def int_valued(func, name: str) -> bool:
+    """Every binding of local `name` in `func` gives a Python number, not a container: a
+    loop over `range(...)`, an assignment of an int literal or of arithmetic, `len(...)`, an
+    item; a parameter declared `int`. (A list of ints indexes a tensor as a gather, `v[idx]`
+    is then no single element.) False where some binding is a container literal, a loop over
+    anything else, an unpacking, or where `func` binds no such name."""
+    if func is None or type(func) is ast.Lambda:
+        return False
+    args = func.args
+    for a in args.posonlyargs + args.args + args.kwonlyargs:
+        if a.arg == name:
+            return type(a.annotation) is ast.Name and a.annotation.id == "int"
+    found = False
+    for st in _statements(func.body):
+        t = type(st)
+        if t in (ast.For, ast.AsyncFor) and _binds(st.target, name):
+            it = st.iter
+            if not (type(st.target) is ast.Name and type(it) is ast.Call and
+                    type(it.func) is ast.Name and it.func.id == "range"):
+                return False
+            found = True
+        elif t in (ast.Assign, ast.AugAssign, ast.AnnAssign):
+            targets = st.targets if t is ast.Assign else [st.target]
+            for target in targets:
+                if type(target) is ast.Name and target.id == name:
+                    if st.value is None or _container_form(st.value):
+                        return False
+                    found = True
+                elif _binds(target, name):
+                    return False
+        elif _binds_here(st, name):
+            return False
+    return found
+
+
+_CONTAINER_CALLS = frozenset({"list", "tuple", "set", "dict", "sorted", "range", "zip", "map",
+                              "filter", "reversed", "enumerate", "slice"})
+_CONTAINER_METHODS = frozenset({"tolist", "keys", "values", "items", "split", "copy"})
+
+
+def _container_form(v) -> bool:
+    t = type(v)
+    if t in (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp,
+             ast.GeneratorExp, ast.JoinedStr, ast.Lambda, ast.Slice):
+        return True
+    if t is ast.Constant:
+        return type(v.value) is not int
+    if t is ast.BinOp:
+        return _container_form(v.left) or _container_form(v.right)
+    if t is ast.IfExp:
+        return _container_form(v.body) or _container_form(v.orelse)
+    if t is ast.Call:
+        f = v.func
+        return (type(f) is ast.Name and f.id in _CONTAINER_CALLS) or \
+            (type(f) is ast.Attribute and f.attr in _CONTAINER_METHODS)
+    return False
