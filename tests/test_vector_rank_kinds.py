@@ -2,8 +2,9 @@
 counts of `unique` without `dim`, kept through cumulative sums and arithmetic with numbers):
 an item taken by a Python int (a literal, a `range` loop variable) or one iteration over it
 is a 0-d tensor, read back to an int when it indexes (DYN210). A shape's item, an item of a
-tensor of unknown rank, a list of ints as the index and a host-built tensor (`likely`) make
-no new claim. Through the CLI."""
+tensor of unknown rank, a list of ints or a named tuple's tensor (`topk(k).indices`) as the
+index and a host-built tensor (`likely`) make no new claim. A helper every return of which is
+1-d returns a 1-d tensor. Through the CLI."""
 from __future__ import annotations
 
 import json
@@ -38,7 +39,19 @@ class Net(torch.nn.Module):
         y = y + table[x[0]]
         idx = [0, 1]
         y = y + table[v[idx]]
-        return y
+        picked = v[torch.rand(2, 3).topk(2, dim=1).indices]
+        k = x.topk(2).indices
+        return y + table[picked] + table[v[k]]
+
+
+def grid(n: int, x: Tensor) -> Tensor:
+    return torch.arange(n, device=x.device) * 2
+
+
+class Head(torch.nn.Module):
+    def forward(self, x: Tensor, table: Tensor):
+        g = grid(x.shape[0], x)
+        return table[g[1]]
 """
 
 
@@ -49,4 +62,4 @@ def test_items_of_one_dimensional_tensors(dynlint, write, tmp_path):
                    if f["code"] == "DYN210")
     assert found == [(9, "DYN210", "likely"), (17, "DYN210", "certain"),
                      (19, "DYN210", "certain"), (22, "DYN210", "certain"),
-                     (24, "DYN210", "likely")], found
+                     (24, "DYN210", "likely"), (42, "DYN210", "certain")], found

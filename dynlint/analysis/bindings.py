@@ -151,11 +151,11 @@ def _bound(tree) -> set:
 
 
 def int_valued(func, name: str) -> bool:
-    """Every binding of local `name` in `func` gives a Python number, not a container: a
-    loop over `range(...)`, an assignment of an int literal or of arithmetic, `len(...)`, an
-    item; a parameter declared `int`. (A list of ints indexes a tensor as a gather, `v[idx]`
-    is then no single element.) False where some binding is a container literal, a loop over
-    anything else, an unpacking, or where `func` binds no such name."""
+    """Every binding of local `name` in `func` gives a Python int by its form (`_int_form`):
+    a loop over `range(...)`, an int literal, arithmetic, `len(...)`, an item; or `name` is a
+    parameter declared `int`. (A list of ints indexes a tensor as a gather: `v[idx]` is then
+    no single element.) False where some binding has another form, is a loop over anything
+    else or an unpacking, or where `func` binds no such name."""
     if func is None or type(func) is ast.Lambda:
         return False
     args = func.args
@@ -175,7 +175,7 @@ def int_valued(func, name: str) -> bool:
             targets = st.targets if t is ast.Assign else [st.target]
             for target in targets:
                 if type(target) is ast.Name and target.id == name:
-                    if st.value is None or _container_form(st.value):
+                    if st.value is None or not _int_form(st.value):
                         return False
                     found = True
                 elif _binds(target, name):
@@ -185,24 +185,27 @@ def int_valued(func, name: str) -> bool:
     return found
 
 
-_CONTAINER_CALLS = frozenset({"list", "tuple", "set", "dict", "sorted", "range", "zip", "map",
-                              "filter", "reversed", "enumerate", "slice"})
-_CONTAINER_METHODS = frozenset({"tolist", "keys", "values", "items", "split", "copy"})
+_INT_CALLS = frozenset({"len", "int", "round", "abs", "min", "max", "sum"})
+_INT_METHODS = frozenset({"item", "size", "numel", "dim", "index", "count"})
 
 
-def _container_form(v) -> bool:
+def _int_form(v) -> bool:
+    """An expression of the forms that give a Python int: a literal, a name, an item,
+    arithmetic and conditionals of those, `len(...)`, `t.item()`, `t.size(0)`. (Not an
+    attribute: `topk(k).indices` is a tensor.)"""
     t = type(v)
-    if t in (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp,
-             ast.GeneratorExp, ast.JoinedStr, ast.Lambda, ast.Slice):
-        return True
     if t is ast.Constant:
-        return type(v.value) is not int
+        return type(v.value) is int
+    if t in (ast.Name, ast.Subscript):
+        return True
+    if t is ast.UnaryOp:
+        return _int_form(v.operand)
     if t is ast.BinOp:
-        return _container_form(v.left) or _container_form(v.right)
+        return _int_form(v.left) and _int_form(v.right)
     if t is ast.IfExp:
-        return _container_form(v.body) or _container_form(v.orelse)
+        return _int_form(v.body) and _int_form(v.orelse)
     if t is ast.Call:
         f = v.func
-        return (type(f) is ast.Name and f.id in _CONTAINER_CALLS) or \
-            (type(f) is ast.Attribute and f.attr in _CONTAINER_METHODS)
+        return (type(f) is ast.Name and f.id in _INT_CALLS) or \
+            (type(f) is ast.Attribute and f.attr in _INT_METHODS)
     return False

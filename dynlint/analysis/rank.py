@@ -134,8 +134,8 @@ def _python_int(analyzer, node: ast.AST) -> bool:
         return _python_int(analyzer, node.operand)
     if t is ast.Call and not (type(node.func) is ast.Name and node.func.id in _INT_CALLS):
         return False
-    if t not in (ast.Name, ast.BinOp, ast.Attribute, ast.Call):
-        return False
+    if t not in (ast.Name, ast.BinOp, ast.Call):
+        return False            # (an attribute may be a named tuple's tensor: `topk(k).indices`)
     if t is ast.BinOp and not (_python_int(analyzer, node.left) or _python_int(analyzer, node.right)):
         return False            # `i // beam`: arithmetic of at least one int
     k = analyzer.kind(node)
