@@ -151,7 +151,7 @@ def _bound(tree) -> set:
 
 
 def int_valued(func, name: str) -> bool:
-    """Every binding of local `name` in `func` gives a Python int by its form (`_int_form`):
+    """Every binding of local `name` in `func` gives a Python int by its form (`int_form`):
     a loop over `range(...)`, an int literal, arithmetic, `len(...)`, an item; or `name` is a
     parameter declared `int`. (A list of ints indexes a tensor as a gather: `v[idx]` is then
     no single element.) False where some binding has another form, is a loop over anything
@@ -175,7 +175,7 @@ def int_valued(func, name: str) -> bool:
             targets = st.targets if t is ast.Assign else [st.target]
             for target in targets:
                 if type(target) is ast.Name and target.id == name:
-                    if st.value is None or not _int_form(st.value):
+                    if st.value is None or not int_form(st.value):
                         return False
                     found = True
                 elif _binds(target, name):
@@ -189,7 +189,7 @@ _INT_CALLS = frozenset({"len", "int", "round", "abs", "min", "max", "sum"})
 _INT_METHODS = frozenset({"item", "size", "numel", "dim", "index", "count"})
 
 
-def _int_form(v) -> bool:
+def int_form(v) -> bool:
     """An expression of the forms that give a Python int: a literal, a name, an item,
     arithmetic and conditionals of those, `len(...)`, `t.item()`, `t.size(0)`. (Not an
     attribute: `topk(k).indices` is a tensor.)"""
@@ -199,11 +199,11 @@ def _int_form(v) -> bool:
     if t in (ast.Name, ast.Subscript):
         return True
     if t is ast.UnaryOp:
-        return _int_form(v.operand)
+        return int_form(v.operand)
     if t is ast.BinOp:
-        return _int_form(v.left) and _int_form(v.right)
+        return int_form(v.left) and int_form(v.right)
     if t is ast.IfExp:
-        return _int_form(v.body) and _int_form(v.orelse)
+        return int_form(v.body) and int_form(v.orelse)
     if t is ast.Call:
         f = v.func
         return (type(f) is ast.Name and f.id in _INT_CALLS) or \

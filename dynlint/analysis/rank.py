@@ -8,13 +8,16 @@ condition. Only code that fixes the rank gives the flag: a 1-d factory (`torch.a
 `masked_select`), the values and counts of `unique` without `dim`, the positions of
 `nonzero(as_tuple=True)` or one-argument `where`; element-wise math and cumulative sums keep it,
 as do slices, masks and 1-d gathers of it. A shape's items are ints (`SHAPE`), never this.
+Tensors in host memory (`CPU`: `torch.arange(n)` without a device) get no 0-d items from it:
+reading them waits for no device (the loop `for i in torch.arange(n)` of a CPU range is a host
+loop), so the rank adds no finding there.
 """
 from __future__ import annotations
 
 import ast
 
 from . import kinds as K
-from .bindings import int_valued
+from .bindings import int_form, int_valued
 from .kinds import BOOL, HOLDS, HOST, NOT, PROBABLE, SCALAR, SHAPE, TENSOR, UNKNOWN, VEC
 
 # torch functions whose result is 1-d whatever their arguments' shapes.
@@ -23,10 +26,8 @@ _FACTORIES = frozenset({"arange", "range", "linspace", "logspace", "randperm", "
 # Functions and methods that keep a 1-d input 1-d (element-wise, cumulative, reordering).
 _KEEP = K.SHAPE_PRESERVING | frozenset("""
 cumsum cumprod flip roll diff masked_fill where add sub mul div true_divide floor_divide
-remainder fmod minimum maximum bool neg abs_ clamp_ add_ sub_ mul_ div_ sort_values
+remainder fmod minimum maximum bool neg abs_ clamp_ add_ sub_ mul_ div_
 """.split())
-# Builtins giving a Python int.
-_INT_CALLS = frozenset({"len", "int", "round", "abs"})
 # Flattenings with these arguments only give a 1-d result.
 _FLATTEN = frozenset({"flatten", "ravel"})
 
@@ -43,7 +44,8 @@ def torch_call(analyzer, name: str, node: ast.Call) -> int:
         # A flat literal of Python numbers or 0-d tensors.
         elts = args[0].elts
         return VEC if elts and all(_element(analyzer, e) for e in elts) else 0
-    if name in _KEEP and args and type(args[0]) is not ast.Starred:
+    if name in _KEEP and name != "where" and args and type(args[0]) is not ast.Starred:
+        # (one-argument `torch.where(c)` is a tuple of position tensors, no 1-d tensor)
         return VEC if analyzer.kind(args[0]) & VEC and _broadcasts_to_vector(
             analyzer, args[1:]) else 0
     return 0
@@ -91,7 +93,8 @@ def item(analyzer, base: int, index: ast.AST) -> int:
     if type(index) is ast.Slice:
         return plain | VEC
     if _python_int(analyzer, index):
-        return plain | SCALAR
+        # An item of host memory is read with no device to wait for: no claim (as before).
+        return plain | (0 if base & K.CPU else SCALAR)
     k = analyzer.kind(index)
     if K.level(k) >= PROBABLE and not k & HOST and k & (BOOL | VEC):
         return plain | VEC
@@ -125,22 +128,34 @@ def _element(analyzer, node: ast.AST) -> bool:
 
 
 def _python_int(analyzer, node: ast.AST) -> bool:
-    """An index that is a Python int by the code: an int literal, or a name or arithmetic
-    (`i // beam`, `len(xs) - 1`) of no tensor and no container."""
-    t = type(node)
-    if t is ast.Constant:
-        return type(node.value) is int
-    if t is ast.UnaryOp and type(node.op) is ast.USub:
-        return _python_int(analyzer, node.operand)
-    if t is ast.Call and not (type(node.func) is ast.Name and node.func.id in _INT_CALLS):
+    """An index that is a Python int by the code: of an int form (`int_form`: a literal,
+    `len(xs) - 1`, `i // 2`), no tensor nor container by its kind, each name in it bound only
+    to such forms (`int_valued`)."""
+    if not int_form(node) or type(node) is ast.Subscript:
         return False
-    if t not in (ast.Name, ast.BinOp, ast.Call):
-        return False            # (an attribute may be a named tuple's tensor: `topk(k).indices`)
-    if t is ast.BinOp and not (_python_int(analyzer, node.left) or _python_int(analyzer, node.right)):
-        return False            # `i // beam`: arithmetic of at least one int
+    if type(node) is ast.Constant:
+        return True
     k = analyzer.kind(node)
-    return K.level(k) == NOT and not k & (HOLDS | K.ITEMS | K.SEQ | K.ARRAY | BOOL) and \
-        (t is not ast.Name or int_valued(analyzer._function_node(), node.id))
+    if K.level(k) != NOT or k & (HOLDS | K.ITEMS | K.SEQ | K.ARRAY | BOOL):
+        return False
+    func = analyzer._function_node()
+    return all(int_valued(func, n) for n in _operand_names(node))
+
+
+def _operand_names(node: ast.AST):
+    """The names an int expression computes with (`i` and `k` in `i * 2 + k`), not those
+    inside calls (`len(xs)` is an int whatever `xs` is)."""
+    t = type(node)
+    if t is ast.Name:
+        yield node.id
+    elif t is ast.UnaryOp:
+        yield from _operand_names(node.operand)
+    elif t is ast.BinOp:
+        yield from _operand_names(node.left)
+        yield from _operand_names(node.right)
+    elif t is ast.IfExp:
+        yield from _operand_names(node.body)
+        yield from _operand_names(node.orelse)
 
 
 def _minus_one(node: ast.AST) -> bool:

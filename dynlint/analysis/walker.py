@@ -751,7 +751,7 @@ class Analyzer(KindInference):
         # A tensor's rows are tensors one dimension down (a 1-d tensor's are 0-d); a
         # sequence's items are whole tensors.
         if K.level(item) == TENSOR and not k & K.SEQ:
-            return item | (K.SCALAR if k & K.VEC else ROW)
+            return item | (K.SCALAR if k & K.VEC and not k & K.CPU else ROW)
         return item
 
     def _rebound(self, name: str) -> bool:
