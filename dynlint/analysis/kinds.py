@@ -11,7 +11,7 @@ Flags: BOOL (bool dtype), HOST (a Python value computed from tensor *data*, e.g.
 SHAPE (a torch.Size or shape tuple: its items are plain ints), ROW (an item of a loop over a
 tensor), SCALAR (a single element taken from such a row, `row[0]`: a 0-d tensor), HOLDS (a
 list or tuple literal with a tensor among its items), CPU (a tensor in host memory, see
-`hostmem`).
+`hostmem`), VEC (a 1-d tensor by the code that builds it, see `rank`).
 """
 from __future__ import annotations
 
