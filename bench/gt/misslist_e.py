@@ -5,7 +5,7 @@ misslist.DIAGNOSES: (file prefix, function or code fragment). Cause labels start
 from __future__ import annotations
 
 _SB = "speechbrain/"
-RANK = "kind: an int subscript of a 1-d tensor is not known to be 0-d (ranks are not tracked)"
+RANK = "kind: an int subscript of a tensor whose rank no code fixes (a parameter) is not known to be 0-d"
 HOSTBUILT = "by design: host-built tensor"
 NUMPY = "false alarm: numpy array annotated `torch.Tensor`"
 

@@ -175,3 +175,64 @@ def _bound(tree) -> set:
             out.update(a.asname or a.name.split(".")[0] for a in n.names)
         todo.extend(child_nodes(n))
     return out
+
+
+def int_valued(func, name: str) -> bool:
+    """Every binding of local `name` in `func` gives a Python int by its form (`int_form`):
+    a loop over `range(...)`, an int literal, arithmetic, `len(...)`, an item; or `name` is a
+    parameter declared `int`. (A list of ints indexes a tensor as a gather: `v[idx]` is then
+    no single element.) False where some binding has another form, is a loop over anything
+    else or an unpacking, or where `func` binds no such name."""
+    if func is None or type(func) is ast.Lambda:
+        return False
+    args = func.args
+    for a in args.posonlyargs + args.args + args.kwonlyargs:
+        if a.arg == name:
+            return type(a.annotation) is ast.Name and a.annotation.id == "int"
+    found = False
+    for st in _statements(func.body):
+        t = type(st)
+        if t in (ast.For, ast.AsyncFor) and _binds(st.target, name):
+            it = st.iter
+            if not (type(st.target) is ast.Name and type(it) is ast.Call and
+                    type(it.func) is ast.Name and it.func.id == "range"):
+                return False
+            found = True
+        elif t in (ast.Assign, ast.AugAssign, ast.AnnAssign):
+            targets = st.targets if t is ast.Assign else [st.target]
+            for target in targets:
+                if type(target) is ast.Name and target.id == name:
+                    if st.value is None or not int_form(st.value):
+                        return False
+                    found = True
+                elif _binds(target, name):
+                    return False
+        elif _binds_here(st, name):
+            return False
+    return found
+
+
+_INT_CALLS = frozenset({"len", "int", "round", "abs", "min", "max", "sum"})
+_INT_METHODS = frozenset({"item", "size", "numel", "dim", "index", "count"})
+
+
+def int_form(v) -> bool:
+    """An expression of the forms that give a Python int: a literal, a name, an item,
+    arithmetic and conditionals of those, `len(...)`, `t.item()`, `t.size(0)`. (Not an
+    attribute: `topk(k).indices` is a tensor.)"""
+    t = type(v)
+    if t is ast.Constant:
+        return type(v.value) is int
+    if t in (ast.Name, ast.Subscript):
+        return True
+    if t is ast.UnaryOp:
+        return int_form(v.operand)
+    if t is ast.BinOp:
+        return int_form(v.left) and int_form(v.right)
+    if t is ast.IfExp:
+        return int_form(v.body) and int_form(v.orelse)
+    if t is ast.Call:
+        f = v.func
+        return (type(f) is ast.Name and f.id in _INT_CALLS) or \
+            (type(f) is ast.Attribute and f.attr in _INT_METHODS)
+    return False

@@ -12,9 +12,9 @@ import builtins
 from collections import ChainMap
 from contextlib import contextmanager
 
-from . import hostmem, narrowing
+from . import hostmem, narrowing, rank
 from . import kinds as K
-from .kinds import BOOL, CPU, HOLDS, HOST, NOT, PROBABLE, ROW, SCALAR, SHAPE, TENSOR, UNKNOWN
+from .kinds import BOOL, CPU, HOLDS, HOST, NOT, PROBABLE, ROW, SCALAR, SHAPE, TENSOR, UNKNOWN, VEC
 from .attributes import attribute_kind
 from .fields import instance_class
 from .evidence import array_by_evidence
@@ -76,6 +76,8 @@ class KindInference:
                 return NOT
             if base & (HOST | K.ARRAY):
                 return NOT | (base & (HOST | K.ARRAY))
+            if base & VEC and lv >= PROBABLE:
+                return rank.item(self, base, node.slice)    # `counts[0]`: 0-d
             if base & ROW and type(node.slice) is ast.Constant and type(node.slice.value) is int:
                 return (base & ~ROW) | SCALAR
             if lv == TENSOR and _positions_call(self, node.value):
@@ -84,7 +86,7 @@ class KindInference:
                 if _int_constants(node.slice, 2) and type(node.slice) is ast.Tuple:
                     return TENSOR | SCALAR
                 if _int_constants(node.slice, 1):
-                    return TENSOR | ROW
+                    return TENSOR | ROW | VEC
             if lv >= PROBABLE:
                 return base & ~(SHAPE | HOLDS)
             return UNKNOWN
@@ -145,7 +147,7 @@ class KindInference:
                 return b
             if _is_none(node.orelse) and K.level(a) == TENSOR:
                 return a
-            return max(K.level(a), K.level(b)) | (a & b & (BOOL | CPU))
+            return max(K.level(a), K.level(b)) | (a & b & (BOOL | CPU | VEC))
         if t is ast.NamedExpr:
             return self.kind(node.value)
         if t is ast.List or t is ast.Tuple:
@@ -303,7 +305,17 @@ class KindInference:
             k |= hostmem.torch_call(self, name.rsplit(".", 1)[-1], node)
             if self._zero_dim_call(name, node):
                 k |= SCALAR
+            else:
+                k |= rank.torch_call(self, name, node)
+            if name in ("unique", "unique_consecutive"):
+                self._unique_items(k, node, None)
         return k
+
+    def _unique_items(self, k: int, node: ast.Call, receiver) -> None:
+        """`values, inverse, counts = torch.unique(x, ...)`: the items' kinds, for unpacking."""
+        items = rank.unique_items(self, node, receiver)
+        if items is not None:
+            self._tuple_kinds[id(node)] = tuple(i | (k & CPU) for i in items)
 
     def _zero_dim_call(self, name: str, node: ast.Call) -> bool:
         """`torch.tensor(0)` of a Python number, or an element-wise function of a 0-d tensor
@@ -385,12 +397,16 @@ class KindInference:
         elif name in K.FULL_REDUCTIONS and K.level(k) >= PROBABLE and K.level(base) >= PROBABLE \
                 and not node.args and _no_dim(node):
             k |= SCALAR                     # `lens.amax()`: one element, whatever the rank
+        if K.level(k) == TENSOR and not k & (SCALAR | HOST):
+            k |= rank.method(self, name, base, node)
         if K.level(k) == TENSOR and name in ("cpu", "to"):
             k |= hostmem.copied_to_host(self, name, node)
         if base & CPU and K.level(k) == TENSOR:
             k |= hostmem.method(self, name, base, node)
         elif base & CPU and k & HOST:
             k &= ~HOST                          # `.item()` of host memory: no device data
+        if name in ("unique", "unique_consecutive") and K.level(k) == TENSOR:
+            self._unique_items(k, node, node.func.value)
         return k
 
     def _method_level(self, name: str, base: int, node: ast.Call) -> int:
@@ -486,7 +502,7 @@ def _binop(a: int, b: int, op: ast.operator) -> int:
         return NOT | ((a | b) & HOST) | array | (BOOL if bits else 0)
     if lv == UNKNOWN and ((a | b) & HOST):
         return NOT | HOST
-    flags = hostmem.joint(a, b)
+    flags = hostmem.joint(a, b) | (rank.binop(a, b) if lv >= PROBABLE else 0)
     if type(op) in (ast.BitAnd, ast.BitOr, ast.BitXor) and (a & BOOL or b & BOOL):
         flags |= BOOL
     return lv | flags

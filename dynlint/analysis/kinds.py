@@ -11,7 +11,7 @@ Flags: BOOL (bool dtype), HOST (a Python value computed from tensor *data*, e.g.
 SHAPE (a torch.Size or shape tuple: its items are plain ints), ROW (an item of a loop over a
 tensor), SCALAR (a single element taken from such a row, `row[0]`: a 0-d tensor), HOLDS (a
 list or tuple literal with a tensor among its items), CPU (a tensor in host memory, see
-`hostmem`).
+`hostmem`), VEC (a 1-d tensor by the code that builds it, see `rank`).
 """
 from __future__ import annotations
 
@@ -135,6 +135,9 @@ ARRAY = 256
 # CPU: a tensor in host memory (built by a factory without `device=`, or only from such
 # tensors and Python values; see `hostmem`). Reading it waits for no device.
 CPU = 512
+# VEC: a 1-d tensor by the code that builds it (`torch.arange(n)`, `x.flatten()`, the counts
+# of `unique`; see `rank`): an item taken by a Python int, or one iteration, is a 0-d tensor.
+VEC = 4096
 # Calls into these libraries return ARRAY values (qualified names, after imports).
 ARRAY_LIBRARIES = ("numpy.", "np.", "pandas.", "pd.")
 # `str` methods that no tensor (nor a model's output object) has: their receiver is text and

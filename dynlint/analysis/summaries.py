@@ -821,7 +821,7 @@ _OUTSIDE = ("torch.", "numpy.", "np.", "pandas.", "typing.", "math.", "collectio
 def _join(values) -> int:
     lv = min(K.level(k) for k in values)       # certain only if every return is
     flags = 0
-    for f in (BOOL, HOST, K.CPU):
+    for f in (BOOL, HOST, K.CPU, K.VEC):
         if all(k & f for k in values):
             flags |= f
     return lv | flags

@@ -743,10 +743,24 @@ class Analyzer(KindInference):
         the items' kinds (None where unknown)."""
         if type(it) is ast.Call and type(it.func) is ast.Name and it.func.id in ("zip", "enumerate"):
             return self._iteration_items(it)
+        if type(it) is ast.Call and type(it.func) is ast.Name and it.func.id == "range" and \
+                not self._rebound("range"):
+            return NOT                  # Python ints (`lens[i]` of a 1-d `lens` is 0-d: rank.py)
         k = self.kind(it)
         item = _unpacked(k)
-        # A tensor's rows are tensors one dimension down; a sequence's items are whole tensors.
-        return item | ROW if K.level(item) == TENSOR and not k & K.SEQ else item
+        # A tensor's rows are tensors one dimension down (a 1-d tensor's are 0-d); a
+        # sequence's items are whole tensors.
+        if K.level(item) == TENSOR and not k & K.SEQ:
+            return item | (K.SCALAR if k & K.VEC and not k & K.CPU else ROW)
+        return item
+
+    def _rebound(self, name: str) -> bool:
+        frame = self.frame
+        while frame is not None:
+            if name in frame.env:
+                return True
+            frame = frame.parent
+        return False
 
     def _iteration_items(self, it: ast.Call):
         if it.keywords or any(type(a) is ast.Starred for a in it.args) or not it.args:
