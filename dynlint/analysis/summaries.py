@@ -22,7 +22,7 @@ from .attributes import held_classes, held_imported
 from .kinds import BOOL, HOST, NOT, PROBABLE, TENSOR, UNKNOWN
 from .registries import built_from_registry, registries
 from .scopes.crossfile import resolve_import
-from .scopes.info import _TOKEN_TABLE
+from .scopes.info import TOKEN_TABLE
 
 
 class LocalCalls:
@@ -564,7 +564,7 @@ class LocalCalls:
 
 
 _CALLED = frozenset({"forward", "__call__"})
-_PARTS_TABLE = {**_TOKEN_TABLE, ord("."): " "}
+_PARTS_TABLE = {**TOKEN_TABLE, ord("."): " "}
 
 
 def _mentions(info, names: set, lines: list, seen: dict) -> bool:

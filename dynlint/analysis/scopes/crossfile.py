@@ -10,7 +10,7 @@ from ..kinds import SCALAR
 from ..roles import Role
 from ..statements import child_nodes
 from .cold import cold_caller
-from .info import _TOKEN_TABLE, ClassInfo, FunctionInfo, Scopes
+from .info import TOKEN_TABLE, ClassInfo, FunctionInfo, Scopes
 from .naming import _HELD_INSTANCE, _STDLIB
 
 
@@ -181,7 +181,7 @@ def _docstring_prose(tree, lines: list[str]) -> set:
 def _dotted_attrs(text: str) -> set:
     """The attribute names of dotted names in `text` (module-level code, class bodies)."""
     out = set()
-    for tok in set(text.translate(_TOKEN_TABLE).split()):
+    for tok in set(text.translate(TOKEN_TABLE).split()):
         if "." in tok:
             out.update(tok.split(".")[1:])
     out.discard("")

@@ -8,7 +8,9 @@ import re
 from ..roles import Role
 
 
-_TOKEN_TABLE = {i: " " for i in range(128) if not (chr(i).isalnum() or chr(i) in "_.")}
+# str.translate table: every ASCII character but letters, digits, `_` and `.` to a space (the
+# dotted names of a text, split on whitespace).
+TOKEN_TABLE = {i: " " for i in range(128) if not (chr(i).isalnum() or chr(i) in "_.")}
 _SUPER_ATTR = re.compile(r"super\(\)\s*\.\s*([A-Za-z_]\w*)")
 
 
@@ -67,7 +69,7 @@ class FunctionInfo:
             # `a.b.c` and plain names as tokens: str.translate + split is twice as fast as a
             # regex here, and this is the pre-pass's hottest line.
             names, attrs, pairs, members = set(), set(), set(), set()
-            for tok in set(text.translate(_TOKEN_TABLE).split()):
+            for tok in set(text.translate(TOKEN_TABLE).split()):
                 if "." in tok:
                     parts = tok.split(".")
                     names.update(parts)

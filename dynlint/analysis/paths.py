@@ -1,0 +1,246 @@
+"""What the walk knows after a branch: the facts of the paths through an `if`, a loop or a
+`try` joined (host tensors only if on every path, a tensor on one path and a number read from
+it on the other, an optional tensor set to `None` on one path), and the kinds type tests prove
+inside a branch or a boolean operand (`narrowing`). A mixin of the walker (`walker.Analyzer`):
+it reads and writes the current frame's environment, and walks blocks through the walker.
+"""
+from __future__ import annotations
+
+import ast
+from contextlib import contextmanager
+
+from . import kinds as K
+from . import narrowing
+from .kinds import HOST, NOT, PROBABLE, TENSOR
+from .statements import walk
+
+
+class PathJoins:
+    """Joins of the paths through a block, and narrowing by type tests (see the module)."""
+
+    def _branching(self, node) -> None:
+        pre = dict(self.frame.env)
+        self.generic(node)
+        self._host_on_every_path(pre, [node])
+
+    def _host_on_every_path(self, pre: dict, stmts, bound=None) -> None:
+        """After a block that may not run (a loop body, a branch, a `try`), a name holds a
+        host tensor (`CPU`) only if it did on every path: the walk keeps the last binding it
+        saw, so `x = t.to(d)` before the block and `x = torch.tensor(0)` inside it must not
+        make `x` a host tensor afterwards."""
+        env = self.frame.env
+        if not holds_host(env):
+            return
+        for name in bound if bound is not None else stored_names(stmts):
+            k = env.get(name)
+            # An unbound name has no other path; an attribute (`self.w`) has what the class
+            # gives it, never a host tensor.
+            before = pre.get(name, 0 if "." in name else K.CPU)
+            if k is not None and k & K.CPU and not before & K.CPU:
+                env[name] = k & ~K.CPU
+
+    def _proved(self, facts: dict) -> None:
+        env, tuples = self.frame.env, self.frame.tuples
+        for name, kind in facts.items():
+            env[name] = narrowing.narrowed(self.frame.lookup(name), kind)
+            tuples.pop(name, None)
+
+    def _join_tensor_paths(self, pre: dict, mid: dict, node: ast.If) -> None:
+        """The walk keeps a name's last binding; but a tensor on one path of an `if` and a
+        Python number read from tensor data on the other (`n = counts.max()`, then `n =
+        int(n) ...` on a rare branch) stays a tensor: on the path that keeps it, the code
+        uses a tensor (`torch.zeros(b, n)` reads it back), whatever the other path does."""
+        if ends(node.body) or ends(node.orelse):
+            return
+        env = self.frame.env
+        # Only names that held both a tensor and such a number somewhere here are worth the
+        # scan of the branches for what they bind.
+        names = [n for d in (pre, mid, env) for n, k in d.items() if k & HOST]
+        names = [n for n in names if _tensor_and_number(pre.get(n), mid.get(n), env.get(n))]
+        if not names:
+            return
+        in_body, in_else = stored_names(node.body), stored_names(node.orelse)
+        # A path the test proves a name not to be a tensor on (`if not isinstance(s, tuple):
+        # s = s.tolist()`: a tuple otherwise) carries no tensor in it.
+        proved = (narrowing.facts(self, node.test, True, containers=True),
+                  narrowing.facts(self, node.test, False, containers=True))
+        for name in (in_body | in_else).intersection(names):
+            a = mid.get(name) if name in in_body else _unless_proved(pre.get(name), proved[0], name)
+            b = env.get(name) if name in in_else else _unless_proved(pre.get(name), proved[1], name)
+            if a is None or b is None:
+                continue
+            for t, other in ((a, b), (b, a)):
+                if _is_tensor(t) and _is_number(other):
+                    env[name] = t
+                    break
+
+    def _else_block(self, pre: dict, mid: dict, node: ast.If) -> None:
+        """The `else` runs instead of the body: a name the body sets to `None` holds inside
+        it what it held before the `if` (`m = None` in the body must not make the `else`'s
+        `torch.where(m.any(), m, ...)` read None). Other names keep the body's binding, as
+        everywhere in the walk (in a loop, an earlier iteration's body did bind them). After
+        the `else`, a name it does not rebind keeps the body's `None` (see
+        `_join_optional_paths`)."""
+        facts = narrowing.facts(self, node.test, False)
+        env = self.frame.env
+        # Only a `name = None` statement of the body itself can leave a name None (cheap to
+        # look for; the walks of the branches for what they bind are not).
+        maybe = _none_assigned(node.body) if node.orelse else ()
+        nones = [n for n in stored_names(node.body) if n in pre and n in maybe and
+                 _binds_none(node.body, n)] if maybe else ()
+        for name in nones:
+            env[name] = pre[name]
+        self._narrowed_block(facts, node.orelse)
+        rebound = stored_names(node.orelse) if nones else ()
+        for name in nones:
+            if name not in rebound:
+                env[name] = mid[name]
+
+    def _join_optional_paths(self, pre: dict, mid: dict, node: ast.If) -> None:
+        """A name set to `None` on one path of an `if` and holding a tensor on the other
+        (`m = t.ne(pad)`, then `if tpu: m = None`) is an optional tensor: code after the `if`
+        that indexes with it runs on the path that holds the tensor, whatever the other path
+        does, so it keeps the tensor's kind (the walk would otherwise keep `None`)."""
+        if ends(node.body) or ends(node.orelse):
+            return
+        maybe = _none_assigned(node.body) | _none_assigned(node.orelse)
+        if not maybe:
+            return                  # no path sets a name to None
+        env = self.frame.env
+        in_body, in_else = stored_names(node.body), stored_names(node.orelse)
+        for name in (in_body | in_else) & maybe:
+            if "." in name or _maybe_tensor(env.get(name)):
+                continue
+            paths = ((mid.get(name), _binds_none(node.body, name)) if name in in_body else
+                     (pre.get(name), False),
+                     (env.get(name), _binds_none(node.orelse, name)) if name in in_else else
+                     (pre.get(name), False))
+            (a, a_none), (b, b_none) = paths
+            if a_none and _maybe_tensor(b):
+                env[name] = b
+            elif b_none and _maybe_tensor(a):
+                env[name] = a
+
+    def _narrowed_block(self, facts: dict, stmts) -> None:
+        if not facts:
+            self.visit_all(stmts)
+            return
+        with self.narrowing(facts, stmts):
+            self.visit_all(stmts)
+
+    @contextmanager
+    def narrowing(self, facts: dict, stmts=None):
+        """Names get the kinds a type test proved (see `narrowing`) inside; afterwards they
+        hold what they held before, unless `stmts` (the branch) rebinds them."""
+        if not facts:
+            yield
+            return
+        env, tuples = self.frame.env, self.frame.tuples
+        saved = {}
+        for name, kind in facts.items():
+            saved[name] = (env.get(name), tuples.pop(name, None))
+            env[name] = narrowing.narrowed(self.frame.lookup(name), kind)
+        try:
+            yield
+        finally:
+            rebound = stored_names(stmts) if stmts else ()
+            for name, (k, items) in saved.items():
+                if name in rebound:
+                    continue
+                if k is None:
+                    env.pop(name, None)
+                else:
+                    env[name] = k
+                if items is not None:
+                    tuples[name] = items
+
+    def _boolop(self, node: ast.BoolOp) -> None:
+        """Each operand is walked knowing what the operands before it proved (`isinstance(t,
+        Tensor) and t.any()`, `not isinstance(t, float) or t != 1`)."""
+        values = node.values
+        proved = self.operand_facts(node)
+        if proved is None:
+            self.generic(node)
+            return
+        for v, facts in zip(values, proved):
+            if facts:
+                with self.narrowing(facts):
+                    self.child(v)
+            else:
+                self.child(v)
+
+    def operand_facts(self, node: ast.BoolOp):
+        """For each operand, what the operands before it proved when it is evaluated; None
+        when no operand proves anything (the common case)."""
+        truth = type(node.op) is ast.And
+        out, known = [{}], {}
+        for v in node.values[:-1]:
+            facts = narrowing.facts(self, v, truth)
+            if facts:
+                known = {**known, **facts}
+            out.append(known)
+        return out if known else None
+
+
+def holds_host(env: dict) -> bool:
+    return any(k & K.CPU for k in env.values())
+
+
+def stored_names(stmts) -> set:
+    """Names (and `name.attr` keys) bound in `stmts` (nested functions and classes included:
+    over-approximating only drops host facts); a comprehension's targets are its own."""
+    out = set()
+    for st in stmts:
+        own = set()
+        for n in walk(st):
+            if type(n) is ast.comprehension:
+                own.update(id(t) for t in walk(n.target))
+            elif type(n) is ast.Name and type(n.ctx) is not ast.Load and id(n) not in own:
+                out.add(n.id)
+            elif type(n) is ast.Attribute and type(n.ctx) is not ast.Load and \
+                    type(n.value) is ast.Name:
+                out.add(n.value.id + "." + n.attr)      # `self.w = ...`: the attribute's key
+    return out
+
+
+def _none_assigned(stmts) -> set:
+    """Names a statement of `stmts` itself (not a nested block) sets to `None`."""
+    return {st.targets[0].id for st in stmts
+            if type(st) is ast.Assign and len(st.targets) == 1 and type(st.targets[0]) is ast.Name
+            and type(st.value) is ast.Constant and st.value.value is None}
+
+
+def _binds_none(stmts, name: str) -> bool:
+    """The last statement of `stmts` that binds `name` is `name = None`."""
+    for st in reversed(stmts):
+        if name in stored_names([st]):
+            return type(st) is ast.Assign and len(st.targets) == 1 and \
+                type(st.targets[0]) is ast.Name and type(st.value) is ast.Constant and \
+                st.value.value is None
+    return False
+
+
+def _is_tensor(k) -> bool:
+    return k is not None and K.level(k) == TENSOR and not k & HOST
+
+
+def _maybe_tensor(k) -> bool:
+    return k is not None and K.level(k) >= PROBABLE and not k & HOST
+
+
+def _is_number(k) -> bool:
+    """A Python value read from tensor data (`int(n)`, `n.item()`)."""
+    return k is not None and K.level(k) == NOT and bool(k & HOST)
+
+
+def _tensor_and_number(*ks) -> bool:
+    return any(_is_tensor(k) for k in ks) and any(_is_number(k) for k in ks)
+
+
+def _unless_proved(k, facts: dict, name: str):
+    return NOT if k is not None and facts.get(name) == NOT else k
+
+
+def ends(stmts) -> bool:
+    """The block never falls through to what follows it."""
+    return bool(stmts) and type(stmts[-1]) in (ast.Return, ast.Raise, ast.Continue, ast.Break)
