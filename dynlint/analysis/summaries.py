@@ -19,6 +19,7 @@ from types import SimpleNamespace
 from . import kinds as K
 from .annotations import annotation_kind, declared_numbers
 from .attributes import held_classes, held_imported
+from .bindings import last_values
 from .kinds import BOOL, HOST, NOT, PROBABLE, TENSOR, UNKNOWN
 from .registries import built_from_registry, registries
 from .scopes.crossfile import resolve_import
@@ -299,6 +300,15 @@ class LocalCalls:
         method of the caller's class stores in `self.x` (`self.decoder = GreedyDecoder(...)`
         in one branch, `BeamSearchDecoder(...)` in another)."""
         f = node.func
+        if type(f) is ast.Name:
+            # `bm = Interval(...)`, then `bm(t0, t1)`: the instance is called (`__call__`).
+            out = []
+            for cls in self._local_instance(f.id, node.lineno, self.a.scopes.classes):
+                methods = self._method(cls, "__call__")[0] or self._method(cls, "forward")[0]
+                if not methods or len(methods) != 1:
+                    return []
+                out.append(methods[0])
+            return out
         if type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id == "self":
             # `self.loss(...)`: the instance held is called (`__call__`, or a module's forward).
             cls = self._own_class()
@@ -317,6 +327,30 @@ class LocalCalls:
             if not methods or len(methods) != 1:
                 return []               # one class we cannot follow: no claim
             out.append(methods[0])
+        return out
+
+    def holds_instance(self, name: str, line: int) -> bool:
+        """Whether the local `name` holds, at `line`, an instance of a class of this file or
+        an imported one: calling it runs the class's `__call__`."""
+        a = self.a
+        return bool(self._local_instance(name, line, a.scopes.classes) or
+                    self._local_instance(name, line, a.imports))
+
+    def _local_instance(self, name: str, line: int, classes) -> list:
+        """What `classes` maps the class of the instance a local `name` holds at `line` to,
+        when every value it may hold there is a call of a name in `classes`; else []."""
+        func = self.a._function_node()
+        # (a lambda's body is one expression: no local binds there)
+        values = last_values(func, name, line) if type(func) in _DEFS else None
+        if not values:
+            return []
+        out = []
+        for v in values:
+            if type(v) is not ast.Call or type(v.func) is not ast.Name or \
+                    v.func.id not in classes:
+                return []
+            if classes[v.func.id] not in out:
+                out.append(classes[v.func.id])
         return out
 
     def _overrides(self, attr: str) -> list:
@@ -362,6 +396,10 @@ class LocalCalls:
         target = None
         if type(f) is ast.Name:
             target = a.imports.get(f.id)
+            if target is None:          # `bm = Interval(...)` of another file, `bm(t0, t1)`
+                held = self._local_instance(f.id, node.lineno, a.imports)
+                if len(held) == 1:
+                    target = held[0] + ".__call__"
         elif type(f) is ast.Attribute and type(f.value) is ast.Name:
             name = f.value.id
             if name == "self":
@@ -564,6 +602,7 @@ class LocalCalls:
 
 
 _CALLED = frozenset({"forward", "__call__"})
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _PARTS_TABLE = {**TOKEN_TABLE, ord("."): " "}
 
 

@@ -3,14 +3,15 @@ from __future__ import annotations
 
 from ..steploops import calls_held
 from .info import ClassInfo, FunctionInfo, Scopes
-from .naming import _COLD_FUNC, _HELD_INSTANCE
+from .naming import _COLD_FUNC, _HELD_INSTANCE, called_instances
 
 
 class _CallGraph:
     """Who may call whom inside one module, read from function text: `self.m(...)` reaches
     the class's own `m` (or any class's `m`), a module function's name reaches it, `x.m` or
     `self.x.m` reaches any class's method `m`, and `self.x` where some method stores
-    `self.x = C(...)` reaches `C.__call__` and `C.forward` (a loss or scorer held by a model).
+    `self.x = C(...)` reaches `C.__call__` and `C.forward` (a loss or scorer held by a model),
+    and so does `x = C(...)` then `x(...)` in a function (an object called as a function).
     `x.m` does not reach methods that are cold by their name or class (an image processor's
     `post_process`, a tokenizer's `decode`): reaching those takes an explicit `self.m`."""
 
@@ -32,6 +33,9 @@ class _CallGraph:
                 if info is not None:
                     for name in ("__call__", "forward"):
                         self.held.setdefault(attr, []).extend(info.methods.get(name, ()))
+        # classes of this file with a `__call__` (an instance bound to a local and called)
+        self.callable_classes = {name: info.methods["__call__"] for name, info in classes.items()
+                                 if "__call__" in info.methods}
         self._holds: dict[tuple, bool] = {}
         self._callees: dict[int, list[FunctionInfo]] = {}
         self.scopes = scopes
@@ -59,6 +63,11 @@ class _CallGraph:
         if self.names:
             for name in self.names.intersection(names_here):
                 out.extend(self.module_funcs[name])
+        if self.callable_classes and not self.callable_classes.keys().isdisjoint(names_here):
+            node = f.node
+            text = "\n".join(self.lines[node.lineno - 1:node.end_lineno])
+            for name in called_instances(text, self.callable_classes):
+                out.extend(self.callable_classes[name])
         self._callees[id(f)] = out
         return out
 

@@ -11,7 +11,7 @@ from ..roles import Role
 from ..statements import child_nodes
 from .cold import cold_caller
 from .info import TOKEN_TABLE, ClassInfo, FunctionInfo, Scopes
-from .naming import _HELD_INSTANCE, _STDLIB
+from .naming import _HELD_INSTANCE, _STDLIB, called_instances
 
 
 def resolve_import(target: str, module: str, is_package: bool) -> str:
@@ -62,6 +62,10 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
     if not aliases and not local:
         return {}, frozenset()
     wanted = frozenset(aliases) | local
+    # names that may stand for a class whose instance a function calls (`bm(t0, t1)`): the
+    # imported ones, and this file's classes with a `__call__`
+    callable_here = frozenset(aliases) | {n for n, c in scopes.classes.items()
+                                          if "__call__" in c.methods}
 
     def refs_of(f):
         names, _, pairs = f.refs(lines)
@@ -74,6 +78,12 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
         for name, attr in pairs:
             if name in aliases:
                 out.add(aliases[name] + "." + attr)
+        if not callable_here.isdisjoint(names):
+            # `bm = Interval(...)`, then `bm(t0, t1)`: the class's `__call__` runs here.
+            node = f.node
+            text = "\n".join(lines[node.lineno - 1:node.end_lineno])
+            for name in called_instances(text, callable_here):
+                out.add((aliases[name] if name in aliases else f"{module}.{name}") + ".__call__")
         return out
 
     exports = {}

@@ -57,6 +57,20 @@ _LOSS_CLASS = re.compile(r"Loss|Criterion|Scorer|Metric")
 _COMPILE_CALL = re.compile(r"([A-Za-z_][\w.]*)\s*\(\s*(?:self\.)?([A-Za-z_]\w*)\s*[,)]")
 # `self.loss_fn = FocalLoss(...)`: the attribute and the class it holds an instance of.
 _HELD_INSTANCE = re.compile(r"self\.(\w+)\s*(?::[^=\n]*)?=\s*([A-Za-z_]\w*)\s*\(")
+# `bm = Interval(...)`: a local name and what it is bound to a call of.
+_LOCAL_INSTANCE = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?::[^=\n]*)?=\s*([A-Za-z_]\w*)\s*\(", re.M)
+
+
+def called_instances(text: str, classes) -> set:
+    """The names in `classes` whose instance a function binds to a local and then calls as a
+    function (`bm = Interval(...)`, later `bm(t0, t1)`): that call runs the class's
+    `__call__`. `classes`: a container of the names that stand for classes here."""
+    out = set()
+    for local, cls in _LOCAL_INSTANCE.findall(text):
+        if cls in classes and local != cls and re.search(
+                r"(?<![\w.])" + re.escape(local) + r"\s*\(", text):
+            out.add(cls)
+    return out
 
 
 _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ()))
