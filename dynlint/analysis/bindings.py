@@ -20,6 +20,12 @@ def _bindings(func, name: str):
     return None if found is None else list(found)
 
 
+def bound_values(func, name: str):
+    """Every value bound to local `name` anywhere in `func` (not in nested functions), or None
+    when some binding has no single value; read from a table kept on the function's node."""
+    return _bindings(func, name)
+
+
 def _binding_table(func) -> dict:
     """name -> the values `_bindings` gives (None: no claim), for every name `func` binds."""
     args = func.args

@@ -19,7 +19,7 @@ from types import SimpleNamespace
 from . import kinds as K
 from .annotations import annotation_kind, declared_numbers
 from .attributes import held_classes, held_imported
-from .bindings import last_values
+from .bindings import bound_values, last_values
 from .kinds import BOOL, HOST, NOT, PROBABLE, TENSOR, UNKNOWN
 from .registries import built_from_registry, registries
 from .scopes.crossfile import resolve_import
@@ -340,8 +340,16 @@ class LocalCalls:
         """What `classes` maps the class of the instance a local `name` holds at `line` to,
         when every value it may hold there is a call of a name in `classes`; else []."""
         func = self.a._function_node()
-        # (a lambda's body is one expression: no local binds there)
-        values = last_values(func, name, line) if type(func) in _DEFS else None
+        if type(func) not in _DEFS:
+            return []               # (a lambda's body is one expression: no local binds there)
+        # First, from the function's table, whether any binding of `name` is such a call: most
+        # names called are no local (an imported function) or bound to no class (`layer(x)`
+        # in a loop over modules); only then the bindings that reach `line`.
+        values = bound_values(func, name)
+        if not values or not any(type(v) is ast.Call and type(v.func) is ast.Name and
+                                 v.func.id in classes for v in values):
+            return []
+        values = last_values(func, name, line)
         if not values:
             return []
         out = []

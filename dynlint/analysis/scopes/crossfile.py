@@ -64,8 +64,9 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
     wanted = frozenset(aliases) | local
     # names that may stand for a class whose instance a function calls (`bm(t0, t1)`): the
     # imported ones, and this file's classes with a `__call__`
-    callable_here = frozenset(aliases) | {n for n, c in scopes.classes.items()
-                                          if "__call__" in c.methods}
+    # (an alias of torch, numpy or the standard library names no class of the project)
+    callable_here = frozenset(a for a, t in aliases.items() if _project(t) is not None) | \
+        {n for n, c in scopes.classes.items() if "__call__" in c.methods}
 
     def refs_of(f):
         names, _, pairs = f.refs(lines)
