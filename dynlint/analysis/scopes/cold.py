@@ -132,7 +132,8 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
     if _returns_float(f.node):
         return "it is declared to return Python floats: a statistic or metric, its reads are its result"
     if returns_host_numbers(f.node):
-        return "every return converts tensor data to Python floats: a statistic or metric"
+        return "every return converts tensor data to Python floats, or to a record of Python " \
+               "values (JSON, a report): a statistic, metric or serialisation"
     if _handles_data(f.node):
         return "it is declared to take or return a dataset, sampler or loader: data preparation"
     if id(f) in scopes.host_algorithms:
