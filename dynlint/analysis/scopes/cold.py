@@ -201,8 +201,18 @@ def cold_caller(f: FunctionInfo, scopes: Scopes) -> bool:
         return False
     if cold_reason(f, scopes).startswith("its name"):
         # (a sampler's `__iter__`: its name is checked first, its class is cold too)
-        return bool(_COLD_CALLER_NAME.match(f.name)) or (f.cls is not None and f.cls.cold)
+        return bool(_COLD_CALLER_NAME.match(f.name)) or (f.cls is not None and f.cls.cold) or \
+            _evaluation_method(f)
     return True
+
+
+def _evaluation_method(f: FunctionInfo) -> bool:
+    """A method named `test*` that no test runner collects: pytest takes `test*` methods only
+    from classes named `Test*` (excluded above) and unittest only from `TestCase`s, so a
+    tester's `test(dataset_dict, epoch, trunk, embedder)` is evaluation code, not a test
+    exercising the API (pytorch-metric-learning's `BaseTester.test`)."""
+    return f.cls is not None and f.parent is None and f.name.lower().startswith("test") and \
+        not any(b.rpartition(".")[2].endswith("TestCase") for b in f.cls.bases)
 
 
 _TEST_CLASS = re.compile(r"^Test|Tests$")
