@@ -92,6 +92,8 @@ class Net(torch.nn.Module):
 # `utils/metric_stats.py` `minDCF` (excerpted): metrics that return Python floats.
 # diffusers' `index_for_timestep` returns `indices[pos].item()`, a position the scheduler's step
 # goes on with: not a statistic, still reported (the ground truth ran it in every denoising step).
+# torch_geometric 2.8.1 (MIT), `nn/models/attract_repel.py` `calculate_r_fraction`: `.item()` of a
+# ratio (a true division, a float: never a position), the repel share for analysis (set b).
 METRICS = '''\
 import torch
 
@@ -116,6 +118,17 @@ def minDCF(positive_scores, negative_scores, c_miss=1.0, c_fa=1.0, p_target=0.01
     c_det = c_miss * p_miss * p_target + c_fa * p_fa * (1 - p_target)
     c_min, min_index = torch.min(c_det, dim=0)
     return float(c_min), float(thresholds[min_index])
+
+
+def calculate_r_fraction(attract_z, repel_z):
+    attract_norm_squared = torch.sum(attract_z**2)
+    repel_norm_squared = torch.sum(repel_z**2)
+    r_fraction = repel_norm_squared / (attract_norm_squared + repel_norm_squared + 1e-10)
+    return r_fraction.item()
+
+
+def share(a, b):
+    return (a.sum() / b.sum()).item()
 
 
 def index_for_timestep(timestep, schedule_timesteps):

@@ -12,8 +12,13 @@ from tensors is what they render or return for a person to look at, after the st
   computes a statistic or metric for a report, like one declared `-> float`: soft cold,
   reported only when model code of another file reaches it. A module's `forward` that does so
   is a metric module (asteroid's `F1Tracker`): no entry point, as nothing differentiable
-  comes out of it. Not `int(t)` nor `.item()` of anything but a mean, deviation or
-  norm: an int is often a size or a position the step goes on with.
+  comes out of it. Not `int(t)` nor `.item()` of anything but a mean, deviation, norm or
+  ratio (a true division, directly or through a local bound only to such values): an int is
+  often a size or a position the step goes on with.
+* A function whose every `return` is a record of Python values (a string-keyed dict of
+  `.item()`/`.tolist()`/`float`/`int`/`str` conversions, constants and Python-typed
+  parameters, literal or through a local bound only to one) serialises what it read
+  (nerfstudio's `Cameras.to_json`), unless it also stores attributes: soft cold too.
 """
 from __future__ import annotations
 
@@ -61,6 +66,8 @@ def _host_value(node) -> str | None:
     if func.attr == "item" and type(inner) is ast.Call and type(inner.func) is ast.Attribute and \
             inner.func.attr in _STATISTICS:
         return "float"
+    if func.attr == "item" and type(inner) is ast.BinOp and type(inner.op) is ast.Div:
+        return "float"          # (a ratio: a true division is never a position or a count)
     return None
 
 
@@ -127,13 +134,44 @@ def _records(fnode) -> tuple[set[str], set[str] | None]:
     return records - other, converted
 
 
+def _item_of_name(node) -> bool:
+    """`name.item()`."""
+    return type(node) is ast.Call and not node.args and not node.keywords and \
+        type(node.func) is ast.Attribute and node.func.attr == "item" and type(node.func.value) is ast.Name
+
+
+def _statistic_names(fnode) -> set[str]:
+    """Names every binding of which is a true division (`r = a / (a + b)`: a ratio, a float,
+    never a position or a count) or a mean, deviation or norm."""
+    good, bad, seen = set(), set(), set()
+    for n in ast.walk(fnode):
+        if type(n) in (ast.Assign, ast.AugAssign, ast.AnnAssign):
+            for t in n.targets if type(n) is ast.Assign else [n.target]:
+                seen.add(id(t))
+    for n in ast.walk(fnode):
+        if type(n) in (ast.Assign, ast.AugAssign, ast.AnnAssign):
+            targets = n.targets if type(n) is ast.Assign else [n.target]
+            value = n.value
+            ok = type(n) is not ast.AugAssign and value is not None and (
+                (type(value) is ast.BinOp and type(value.op) is ast.Div) or
+                (type(value) is ast.Call and type(value.func) is ast.Attribute and value.func.attr in _STATISTICS))
+            for t in targets:
+                if type(t) is ast.Name:
+                    (good if ok else bad).add(t.id)
+                elif type(t) in (ast.Tuple, ast.List):
+                    bad.update(e.id for e in t.elts if type(e) is ast.Name)
+        elif type(n) is ast.Name and type(n.ctx) is ast.Store and id(n) not in seen:
+            bad.add(n.id)           # (a loop target, a walrus)
+    return good - bad
+
+
 def returns_host_numbers(fnode) -> bool:
     """Every `return` of the function itself (not of nested functions) hands back tensor data
     converted to Python floats (or lists, next to a float on another path), or a record of
     Python values (a dict literal, or a local name bound only to one), and there is one."""
     kinds = set()
     todo = list(fnode.body)
-    records = None
+    records = ratios = None
     while todo:
         n = todo.pop()
         t = type(n)
@@ -141,6 +179,10 @@ def returns_host_numbers(fnode) -> bool:
             continue
         if t is ast.Return:
             kind = _host_value(n.value) if n.value is not None else None
+            if kind is None and _item_of_name(n.value):
+                if ratios is None:
+                    ratios = _statistic_names(fnode)
+                kind = "float" if n.value.func.value.id in ratios else None
             if kind is None and n.value is not None and type(n.value) in (ast.Dict, ast.Name):
                 if records is None:
                     records = _records(fnode)
