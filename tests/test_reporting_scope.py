@@ -92,6 +92,8 @@ class Net(torch.nn.Module):
 # `utils/metric_stats.py` `minDCF` (excerpted): metrics that return Python floats.
 # diffusers' `index_for_timestep` returns `indices[pos].item()`, a position the scheduler's step
 # goes on with: not a statistic, still reported (the ground truth ran it in every denoising step).
+# torch_geometric 2.8.1 (MIT), `nn/models/attract_repel.py` `calculate_r_fraction`: `.item()` of a
+# ratio (a true division, a float: never a position), the repel share for analysis (set b).
 METRICS = '''\
 import torch
 
@@ -116,6 +118,17 @@ def minDCF(positive_scores, negative_scores, c_miss=1.0, c_fa=1.0, p_target=0.01
     c_det = c_miss * p_miss * p_target + c_fa * p_fa * (1 - p_target)
     c_min, min_index = torch.min(c_det, dim=0)
     return float(c_min), float(thresholds[min_index])
+
+
+def calculate_r_fraction(attract_z, repel_z):
+    attract_norm_squared = torch.sum(attract_z**2)
+    repel_norm_squared = torch.sum(repel_z**2)
+    r_fraction = repel_norm_squared / (attract_norm_squared + repel_norm_squared + 1e-10)
+    return r_fraction.item()
+
+
+def share(a, b):
+    return (a.sum() / b.sum()).item()
 
 
 def index_for_timestep(timestep, schedule_timesteps):
@@ -177,3 +190,60 @@ def test_a_statistic_reached_from_forward_is_model_code(dynlint, write):
     path = write("scorer.py", METRIC_IN_FORWARD)
     found = _findings(dynlint, path)
     assert (_lines(METRIC_IN_FORWARD, "padded_pred.masked_select(mask)")[0], "DYN105") in found, found
+
+
+# nerfstudio 1.1.5 (Apache 2.0), `cameras/cameras.py` `Cameras.to_json`, excerpted: a camera
+# converted to a JSON dict of Python values for the viewer (read by hand, set e: serialisation,
+# not a step). `debug_update` returns such a record beside the state it updates (torch_geometric's
+# `GRBCDAttack._update`): its masks stay reported, and so does a dict that holds a tensor.
+RECORDS = '''\
+import base64
+from typing import Dict
+
+import torch
+
+
+class Cameras:
+    def flatten(self):
+        return self
+
+    def to_json(self, camera_idx: int, image=None) -> Dict:
+        flattened = self.flatten()
+        times = flattened[camera_idx].times
+        if times is not None:
+            times = times.item()
+        json_ = {
+            "type": "PinholeCamera",
+            "cx": flattened[camera_idx].cx.item(),
+            "fx": flattened[camera_idx].fx.item(),
+            "camera_to_world": self.camera_to_worlds[camera_idx].tolist(),
+            "camera_index": camera_idx,
+            "times": times,
+        }
+        if image is not None:
+            data = (image * 255).type(torch.uint8).cpu().numpy().tobytes()
+            json_["image"] = str("data:image/jpeg;base64," + base64.b64encode(data).decode("ascii"))
+        return json_
+
+    def debug_update(self, gradient, edge_weight):
+        is_one = torch.isclose(edge_weight, torch.tensor(1.))
+        self.edge_weight = edge_weight[is_one]
+        scalars = {"positive": (gradient > 0).sum().item()}
+        return scalars
+
+    def with_tensor(self, x):
+        return {"n": x.sum().item(), "kept": x[x > 0]}
+'''
+
+
+def test_functions_returning_records_of_python_values_are_serialisation(dynlint, write):
+    path = write("cameras.py", RECORDS)
+    found = _findings(dynlint, path)
+    start, end = _lines(RECORDS, "def to_json")[0], _lines(RECORDS, "def debug_update")[0]
+    assert not [line for line, _ in found if start < line < end], found
+    assert (_lines(RECORDS, "self.edge_weight = edge_weight[is_one]")[0], "DYN101") in found, found
+    assert (_lines(RECORDS, 'scalars = {"positive"')[0], "DYN201") in found, found
+    assert (_lines(RECORDS, 'return {"n": x.sum().item()')[0], "DYN101") in found, found
+    line = _lines(RECORDS, '"cx": flattened')[0]
+    proc = dynlint("check", "--explain", f"{path}:{line}")
+    assert "record of Python values" in proc.stdout, proc.stdout

@@ -98,3 +98,62 @@ def test_method_only_cold_code_calls_is_cold(dynlint, tmp_path: Path):
     assert alone == [f for f in whole if f[0] == "ngp.py"], (alone, whole)
     why = dynlint("check", "--no-cache", "--explain", "pkg/ngp.py:8", cwd=tmp_path).stdout
     assert "cold" in why and "only from cold code" in why, why
+
+
+# A method named `test*` that no test runner collects is evaluation code, and what only it
+# calls across files is cold (pytorch-metric-learning 2.9.0's testers, read by hand in set c:
+# `BaseTester.test` calls `self.do_knn_and_accuracies(...)`, which its subclasses of other files
+# override with masks over a whole split). pytest collects `test*` methods only from classes
+# named `Test*`, unittest only from `TestCase`s: a `test*` of those still says "API" (a test
+# calling a function is no sign that it is not API), and so does a module-level `test`.
+TESTER_BODY = """
+                curr = query_labels[query_labels > 0]
+                return curr.sum()
+"""
+
+TESTER_FILES = {
+    "pyproject.toml": "[project]\nname = 'pkg'\n",
+    "pkg/__init__.py": "",
+    "pkg/testers.py": """\
+        import unittest
+
+
+        class BaseTester:
+            def test(self, query_labels):
+                return self.do_knn(query_labels)
+
+            def do_knn(self, query_labels):
+                raise NotImplementedError
+
+
+        class TesterChecks(unittest.TestCase):
+            def test_checked(self):
+                from pkg.parent import checked
+                self.assertTrue(checked(None))
+
+
+        def test_api(query_labels):
+            from pkg.parent import api
+            return api(query_labels)
+        """,
+    "pkg/parent.py": """\
+        from pkg.testers import BaseTester
+
+
+        class WithSameParentLabelTester(BaseTester):
+            def do_knn(self, query_labels):""" + TESTER_BODY + """
+
+        def checked(query_labels):""" + TESTER_BODY + """
+
+        def api(query_labels):""" + TESTER_BODY,
+}
+
+
+def test_a_testers_test_method_is_evaluation(dynlint, tmp_path: Path):
+    write_tree(tmp_path, TESTER_FILES)
+    whole = _findings(dynlint, tmp_path, ".")
+    flagged = {scope for path, scope, _, _ in whole if path == "parent.py"}
+    # `do_knn`: only a tester's `test` calls it; `checked` and `api`: tests call them (API).
+    assert flagged == {"checked", "api"}, whole
+    alone = _findings(dynlint, tmp_path, "pkg/parent.py")
+    assert alone == [f for f in whole if f[0] == "parent.py"], (alone, whole)

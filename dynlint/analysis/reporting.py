@@ -12,8 +12,13 @@ from tensors is what they render or return for a person to look at, after the st
   computes a statistic or metric for a report, like one declared `-> float`: soft cold,
   reported only when model code of another file reaches it. A module's `forward` that does so
   is a metric module (asteroid's `F1Tracker`): no entry point, as nothing differentiable
-  comes out of it. Not `int(t)` nor `.item()` of anything but a mean, deviation or
-  norm: an int is often a size or a position the step goes on with.
+  comes out of it. Not `int(t)` nor `.item()` of anything but a mean, deviation, norm or
+  ratio (a true division, directly or through a local bound only to such values): an int is
+  often a size or a position the step goes on with.
+* A function whose every `return` is a record of Python values (a string-keyed dict of
+  `.item()`/`.tolist()`/`float`/`int`/`str` conversions, constants and Python-typed
+  parameters, literal or through a local bound only to one) serialises what it read
+  (nerfstudio's `Cameras.to_json`), unless it also stores attributes: soft cold too.
 """
 from __future__ import annotations
 
@@ -61,14 +66,112 @@ def _host_value(node) -> str | None:
     if func.attr == "item" and type(inner) is ast.Call and type(inner.func) is ast.Attribute and \
             inner.func.attr in _STATISTICS:
         return "float"
+    if func.attr == "item" and type(inner) is ast.BinOp and type(inner.op) is ast.Div:
+        return "float"          # (a ratio: a true division is never a position or a count)
     return None
+
+
+def _converts(node) -> bool:
+    """`x.item()`, `x.tolist()`, `float(x)`, `int(x)`, `str(x)`: a Python value, whatever `x` was."""
+    if type(node) is not ast.Call or node.keywords:
+        return False
+    func = node.func
+    if type(func) is ast.Name:
+        return func.id in ("float", "int", "str") and len(node.args) == 1
+    return type(func) is ast.Attribute and func.attr in ("item", "tolist") and not node.args
+
+
+def _record_value(node, converted: set[str]) -> bool | None:
+    """A field of a record: True for a conversion of tensor data to a Python value, False for
+    another Python value (a constant, a name the function also binds to a conversion, a
+    parameter of a Python type), None for anything that may be a tensor."""
+    if _converts(node):
+        return True
+    if type(node) is ast.Constant or type(node) is ast.JoinedStr:
+        return False
+    if type(node) is ast.Name and node.id in converted:
+        return False
+    return None
+
+
+def _record(node, converted: set[str]) -> bool:
+    """A dict keyed by strings whose every value is a Python value, one of them at least
+    converted from tensor data (`{"type": "Pinhole", "fx": cam.fx.item(), "c2w": m.tolist()}`):
+    a record for JSON or a report, not a step's output."""
+    if type(node) is not ast.Dict or not node.keys:
+        return False
+    if not all(type(k) is ast.Constant and type(k.value) is str for k in node.keys):
+        return False
+    fields = [_record_value(v, converted) for v in node.values]
+    return None not in fields and True in fields
+
+
+def _records(fnode) -> tuple[set[str], set[str] | None]:
+    """(names every binding of which in the function is a record, with every later
+    `name["key"] = value` a Python value; names some binding of which converts tensor data or
+    that are parameters declared a Python type); None for the latter when the function
+    stores attributes: its record is not all it does)."""
+    a = fnode.args
+    converted = {x.arg for x in (*a.posonlyargs, *a.args, *a.kwonlyargs) if type(x.annotation) is ast.Name
+                 and x.annotation.id in ("int", "float", "str", "bool")}
+    assigns = [n for n in ast.walk(fnode) if type(n) is ast.Assign and len(n.targets) == 1]
+    if any(type(t) is ast.Attribute for n in ast.walk(fnode) if type(n) in (ast.Assign, ast.AugAssign)
+           for t in (n.targets if type(n) is ast.Assign else [n.target])):
+        # (a function that updates an object's state returns its debug record beside the
+        # real work: torch_geometric's `GRBCDAttack._update`)
+        return set(), None
+    for n in assigns:
+        if type(n.targets[0]) is ast.Name and _converts(n.value):
+            converted.add(n.targets[0].id)
+    records, other = set(), set()
+    for n in assigns:
+        tgt = n.targets[0]
+        if type(tgt) is ast.Name:
+            (records if _record(n.value, converted) else other).add(tgt.id)
+        elif type(tgt) is ast.Subscript and type(tgt.value) is ast.Name and \
+                _record_value(n.value, converted) is None:
+            other.add(tgt.value.id)         # `rec["image"] = tensor`: no longer a record
+    return records - other, converted
+
+
+def _item_of_name(node) -> bool:
+    """`name.item()`."""
+    return type(node) is ast.Call and not node.args and not node.keywords and \
+        type(node.func) is ast.Attribute and node.func.attr == "item" and type(node.func.value) is ast.Name
+
+
+def _statistic_names(fnode) -> set[str]:
+    """Names every binding of which is a true division (`r = a / (a + b)`: a ratio, a float,
+    never a position or a count) or a mean, deviation or norm."""
+    good, bad, seen = set(), set(), set()
+    for n in ast.walk(fnode):
+        if type(n) in (ast.Assign, ast.AugAssign, ast.AnnAssign):
+            for t in n.targets if type(n) is ast.Assign else [n.target]:
+                seen.add(id(t))
+    for n in ast.walk(fnode):
+        if type(n) in (ast.Assign, ast.AugAssign, ast.AnnAssign):
+            targets = n.targets if type(n) is ast.Assign else [n.target]
+            value = n.value
+            ok = type(n) is not ast.AugAssign and value is not None and (
+                (type(value) is ast.BinOp and type(value.op) is ast.Div) or
+                (type(value) is ast.Call and type(value.func) is ast.Attribute and value.func.attr in _STATISTICS))
+            for t in targets:
+                if type(t) is ast.Name:
+                    (good if ok else bad).add(t.id)
+                elif type(t) in (ast.Tuple, ast.List):
+                    bad.update(e.id for e in t.elts if type(e) is ast.Name)
+        elif type(n) is ast.Name and type(n.ctx) is ast.Store and id(n) not in seen:
+            bad.add(n.id)           # (a loop target, a walrus)
+    return good - bad
 
 
 def returns_host_numbers(fnode) -> bool:
     """Every `return` of the function itself (not of nested functions) hands back tensor data
-    converted to Python floats (or lists, next to a float on another path), and there is one."""
+    converted to Python floats (or lists, next to a float on another path), or a record of
+    Python values (a dict literal, or a local name bound only to one), and there is one."""
     kinds = set()
     todo = list(fnode.body)
+    records = ratios = None
     while todo:
         n = todo.pop()
         t = type(n)
@@ -76,10 +179,20 @@ def returns_host_numbers(fnode) -> bool:
             continue
         if t is ast.Return:
             kind = _host_value(n.value) if n.value is not None else None
+            if kind is None and _item_of_name(n.value):
+                if ratios is None:
+                    ratios = _statistic_names(fnode)
+                kind = "float" if n.value.func.value.id in ratios else None
+            if kind is None and n.value is not None and type(n.value) in (ast.Dict, ast.Name):
+                if records is None:
+                    records = _records(fnode)
+                if records[1] is not None and (_record(n.value, records[1]) or
+                                               type(n.value) is ast.Name and n.value.id in records[0]):
+                    kind = "record"
             if kind is None:
                 return False
             kinds.add(kind)
         elif t in (ast.Yield, ast.YieldFrom):
             return False
         todo += child_nodes(n)
-    return "float" in kinds
+    return "float" in kinds or "record" in kinds

@@ -132,7 +132,8 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
     if _returns_float(f.node):
         return "it is declared to return Python floats: a statistic or metric, its reads are its result"
     if returns_host_numbers(f.node):
-        return "every return converts tensor data to Python floats: a statistic or metric"
+        return "every return converts tensor data to Python floats, or to a record of Python " \
+               "values (JSON, a report): a statistic, metric or serialisation"
     if _handles_data(f.node):
         return "it is declared to take or return a dataset, sampler or loader: data preparation"
     if id(f) in scopes.host_algorithms:
@@ -200,8 +201,18 @@ def cold_caller(f: FunctionInfo, scopes: Scopes) -> bool:
         return False
     if cold_reason(f, scopes).startswith("its name"):
         # (a sampler's `__iter__`: its name is checked first, its class is cold too)
-        return bool(_COLD_CALLER_NAME.match(f.name)) or (f.cls is not None and f.cls.cold)
+        return bool(_COLD_CALLER_NAME.match(f.name)) or (f.cls is not None and f.cls.cold) or \
+            _evaluation_method(f)
     return True
+
+
+def _evaluation_method(f: FunctionInfo) -> bool:
+    """A method named `test*` that no test runner collects: pytest takes `test*` methods only
+    from classes named `Test*` (excluded above) and unittest only from `TestCase`s, so a
+    tester's `test(dataset_dict, epoch, trunk, embedder)` is evaluation code, not a test
+    exercising the API (pytorch-metric-learning's `BaseTester.test`)."""
+    return f.cls is not None and f.parent is None and f.name.lower().startswith("test") and \
+        not any(b.rpartition(".")[2].endswith("TestCase") for b in f.cls.bases)
 
 
 _TEST_CLASS = re.compile(r"^Test|Tests$")
