@@ -15,7 +15,7 @@ XRET = "cross-file: return kind"
 GETATTR = "scope: method picked by `getattr(self, name)` (dynamic dispatch) is reached from no entry point"
 OBJ = "scope: methods of a plain object built in the step (reached through its base class's API) are not reached"
 CTOR = "scope: constructor of a plain class called in the step is cold by name (`__init__`)"
-LINE = "line attribution: finding placed on the first line of the enclosing boolean expression (a hit at statement level)"
+LINE = "line attribution: a finding inside a multi-line `if` test starts on the test's first line (a hit at statement level)"
 ONE_HOT = "by design: one_hot label check (DYN217, --target hpu)"
 HOSTBUILT = "by design: host-built tensor"
 
@@ -86,8 +86,8 @@ DIAGNOSES_G = {
     (_PML + "utils/accuracy_calculator.py", "torch.allclose"): (
         LINE,
         "`torch.allclose(query, reference[: len(query)])` / `torch.allclose(query_labels, ...)` (lines 438/439) "
-        "inside `if ref_includes_query and not (...)`: both DYN208 findings are placed at 437:9, the start of "
-        "the `not (...)` operand, so the flagged line is 437 (counted a false alarm) and 438/439 are misses"),
+        "inside `if ref_includes_query and not (...)`: both DYN208 findings span from 437:9 (the `if`) to the end "
+        "of each call (438:59, 439:77), so the flagged line is 437 (counted a false alarm) and 438/439 are misses"),
     (_PML + "utils/accuracy_calculator.py", "*"): (
         API,
         "`AccuracyCalculator.get_accuracy` (a plain class's public method the user calls in validation) and the "
@@ -162,7 +162,7 @@ DIAGNOSES_G = {
     (_LO + "utils/linear_cg.py", "*"): (
         LINE,
         "`and bool(residual_norm.mean() < tolerance)` (line 305) inside `if (k >= min(10, max_iter - 1) and "
-        "... )`: the DYN203 finding is placed at 304:13, the start of the `and` expression, so 304 is counted a "
+        "... )`: the DYN203 finding spans from 304:13 (the start of the `and` chain) to 305:55, so 304 is counted a "
         "false alarm and 305 a miss"),
 }
 
@@ -174,7 +174,7 @@ FP_G = {
         "directly reads both comparisons on every call (a real sync)"),
     (_LO + "utils/linear_cg.py", "*"): (
         LINE,
-        "the `bool(residual_norm.mean() < tolerance)` finding placed on the first line of the `and` chain "
+        "the `bool(residual_norm.mean() < tolerance)` finding starts on the first line of the `and` chain "
         "(the sync ran on line 305, a miss)"),
     (_PML + "miners/uniform_histogram_miner.py", "get_bins"): (
         "ground truth blind spot: a host read inside an ATen kernel",
@@ -184,6 +184,5 @@ FP_G = {
         "the dispatch mode). Right line, although DYN206's message calls the endpoints sizes"),
     (_PML + "utils/accuracy_calculator.py", "get_accuracy"): (
         LINE,
-        "the two `torch.allclose` findings placed at 437:9 (the `not (...)` operand's start); they ran on "
-        "438/439 (misses)"),
+        "the two `torch.allclose` findings start at 437:9 (the `if`); they ran on 438/439 (misses)"),
 }
