@@ -60,6 +60,8 @@ Usage:
                                         # training and decoding, speaker embeddings)
     python bench/groundtruth.py --suite f --out bench/results/gt_f.json   # segmentation_models_pytorch,
                                         # torchsde (segmentation losses and metrics, SDE solvers)
+    python bench/groundtruth.py --suite g --out bench/results/gt_g.json   # pytorch_metric_learning,
+                                        # gpytorch + linear_operator (metric learning, Gaussian processes)
 
 Everything is seeded; a failing model (or phase) is recorded and the run goes on. Each model
 has a time limit (`--timeout`, default 240 s). Use `--threads` to limit torch's intra-op
@@ -1558,7 +1560,8 @@ CLASSIC_PACKAGES = ["torchvision", "transformers"]
 def suite_models(suite: str) -> tuple[dict, list[str]]:
     """(name -> builder, packages whose files count) for a suite: classic, new, all (classic + new)
     b (ultralytics, torch_geometric), c (timm, torchmetrics, torchaudio), d (effdet, demucs,
-    torchdiffeq, open_clip), e (speechbrain) or f (segmentation_models_pytorch, torchsde); b to f are kept out of `all` so that their
+    torchdiffeq, open_clip), e (speechbrain), f (segmentation_models_pytorch, torchsde) or g
+    (pytorch_metric_learning, gpytorch, linear_operator); b to g are kept out of `all` so that their
     first-look figures stay unseen data."""
     models, packages = {}, []
     if suite in ("classic", "all"):
@@ -1569,10 +1572,10 @@ def suite_models(suite: str) -> tuple[dict, list[str]]:
         extra, pkgs = new_models()
         models.update(extra)
         packages += pkgs
-    if suite in ("b", "c", "d", "e", "f"):
+    if suite in ("b", "c", "d", "e", "f", "g"):
         import gt
         extra, pkgs = {"b": gt.suite_b_models, "c": gt.suite_c_models, "d": gt.suite_d_models,
-                       "e": gt.suite_e_models, "f": gt.suite_f_models}[suite]()
+                       "e": gt.suite_e_models, "f": gt.suite_f_models, "g": gt.suite_g_models}[suite]()
         models.update(extra)
         packages += pkgs
     return models, packages
@@ -1657,13 +1660,15 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=float, default=240)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--list", action="store_true")
-    ap.add_argument("--suite", choices=("classic", "new", "all", "b", "c", "d", "e", "f"), default="classic",
+    ap.add_argument("--suite", choices=("classic", "new", "all", "b", "c", "d", "e", "f", "g"), default="classic",
                     help="classic: torchvision+transformers; new: the six packages of bench/gt/; "
                          "b: ultralytics + torch_geometric (bench/gt/ultralytics_models.py, pyg_models.py); "
                          "c: timm + torchmetrics + torchaudio (bench/gt/timm_models.py, ...); "
                          "d: effdet + demucs + torchdiffeq + open_clip (bench/gt/effdet_models.py, ...); "
                          "e: speechbrain (bench/gt/speechbrain_models.py); "
-                         "f: segmentation_models_pytorch + torchsde (bench/gt/smp_models.py, torchsde_models.py)")
+                         "f: segmentation_models_pytorch + torchsde (bench/gt/smp_models.py, torchsde_models.py); "
+                         "g: pytorch_metric_learning + gpytorch/linear_operator (bench/gt/pml_models.py, "
+                         "gpytorch_models.py)")
     args = ap.parse_args(argv)
     models, packages = suite_models(args.suite)
     names = select(list(models), args.models)

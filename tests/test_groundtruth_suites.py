@@ -1,7 +1,7 @@
 """The ground-truth recorder (bench/groundtruth.py) and its suites' plumbing, run for real on torch:
 a throwaway package whose step runs a bool-mask index, an `.item()` and a `bool(t)` under
 `inference_mode` must be recorded at those lines; suites whose packages are absent (CI has none of
-suite c's) are skipped by name, not crashed on; the committed suite-c to suite-f reports are fully
+suite c's) are skipped by name, not crashed on; the committed suite-c to suite-g reports are fully
 diagnosed."""
 from __future__ import annotations
 
@@ -118,6 +118,8 @@ SUITES = {
     "d": (("effdet", "effdet_"), ("demucs", "demucs_"), ("torchdiffeq", "torchdiffeq_"), ("open_clip", "openclip_")),
     "e": (("speechbrain", "sb_"),),
     "f": (("segmentation_models_pytorch", "smp_"), ("torchsde", "torchsde_")),
+    # gpytorch's runs count linear_operator's files too (one builder module, two packages)
+    "g": (("pytorch_metric_learning", "pml_"), ("gpytorch", "gpytorch_"), ("linear_operator", "gpytorch_")),
 }
 
 

@@ -83,6 +83,14 @@ def suite_f_models() -> tuple[dict, list[str]]:
     return _load((("smp_models", "segmentation_models_pytorch"), ("torchsde_models", "torchsde")))
 
 
+def suite_g_models() -> tuple[dict, list[str]]:
+    """Suite g: metric learning (losses, miners, reducers, retrieval accuracy) and Gaussian
+    processes (exact and variational GPs, their marginal likelihoods, predictions; the linear
+    algebra of linear_operator: Cholesky with jitter, CG), added unseen like b-f."""
+    return _load((("pml_models", "pytorch_metric_learning"), ("gpytorch_models", "gpytorch"),
+                  ("gpytorch_models", "linear_operator")))
+
+
 def _load(pairs) -> tuple[dict, list[str]]:
     import importlib
     models, packages = {}, []
@@ -94,5 +102,5 @@ def _load(pairs) -> tuple[dict, list[str]]:
             print(f"skipping {pkg}: {e}")
             continue
         models.update(mod.MODELS)
-        packages.append(pkg)
+        packages.append(pkg)   # (a builder module may count two packages: gpytorch + linear_operator)
     return models, packages
