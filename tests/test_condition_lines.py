@@ -58,3 +58,41 @@ def test_every_runtime_site_of_a_multiline_condition_falls_on_a_finding(tmp_path
     ran = {s.line for s in result.sites.values() if s.path.endswith("gate.py")}
     assert ran and ran <= lines, (sorted(ran), sorted(lines))
     assert result.misses == [], result.misses     # no runtime site outside a finding
+
+
+EXPLICIT = textwrap.dedent("""\
+    import torch
+
+
+    class Check(torch.nn.Module):
+        def forward(self, x, ref, k: int):
+            if k > 0 and not (
+                torch.allclose(x, ref)
+                and torch.equal(x, ref)
+            ):
+                x = x + 1
+            if (k >= 1 and
+                    bool(x.mean() < 100.0)):
+                x = x * 2
+            return x
+    """)
+
+
+@pytest.mark.skipif(sys.version_info[:2] != (3, 11),
+                    reason="the line table rules modelled are CPython 3.11's")
+def test_an_explicit_read_inside_a_multiline_condition_is_reported_on_its_own_line(tmp_path):
+    """`bool(t)`, `torch.allclose(...)` read inside their own call, so the finding is on the
+    call's line, not moved to the `if` as a truth-tested operand is."""
+    path = tmp_path / "check.py"
+    path.write_text(EXPLICIT, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("check_model", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    x = torch.ones(3)
+    result = run_confirm(module.Check(), [(x, x.clone(), 2)], [str(path)], backend="emulate")
+    found = {(f.code, f.line) for f in result.findings}
+    assert {("DYN208", 7), ("DYN208", 8), ("DYN203", 12)} <= found, sorted(found)
+    assert not {line for code, line in found if line in (6, 11)}, sorted(found)
+    ran = {s.line for s in result.sites.values() if s.path.endswith("check.py")}
+    assert {7, 8, 12} <= ran, sorted(ran)
+    assert result.misses == [], result.misses

@@ -474,8 +474,12 @@ class Engine:
             if key in seen:
                 continue
             seen.add(key)
-            moved = c.ctx.analyzer.truth_lines.get(id(target))
-            if moved is not None:       # a condition over lines: where its read runs
+            # A truth-tested operand of a condition over lines is read by the jump, on the line
+            # current when it runs; an explicit reader (`bool(t)`, `torch.allclose(...)`) reads
+            # inside its own call, on its own line.
+            moved = c.ctx.analyzer.truth_lines.get(id(target)) \
+                if c.spec.position == "truth_test" else None
+            if moved is not None:
                 line, col = moved[0], char_col(lines, moved[0], moved[1])
             node_end = getattr(c.node, "end_lineno", line)
             if noqa.suppressed(rule.code, line, node_end if node_end != line else None):
