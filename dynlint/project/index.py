@@ -205,10 +205,14 @@ def direct_subclasses(classes, aliases: dict) -> dict:
     one map the cross-file step reads subclasses from: overrides reached through a base, the
     importers of subclasses, sibling classes."""
     out: dict = {}
+    where: dict = {}        # base as named -> where it is defined (most bases recur)
     for name, bases in classes:
         for base in bases:
             if type(base) is str:
-                out.setdefault(canonical(base, aliases), []).append(name)
+                defined = where.get(base)
+                if defined is None:
+                    defined = where[base] = canonical(base, aliases)
+                out.setdefault(defined, []).append(name)
     return out
 
 
