@@ -169,3 +169,63 @@ def test_cli_findings_across_files(tmp_path):
                          capture_output=True, text=True, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert re.search(r"helpers\.py:4:\d+: DYN101", out.stdout), out.stdout
+
+
+def _sibling_sites_reference(index, opens: dict) -> dict:
+    """The former reading: every sibling of the class (thousands under nn.Module) asked for
+    the method's declaration."""
+    from dynlint.check.crossfile import _DEVICE_SCALAR
+    out = {}
+    for callee, (_, name, params) in opens.items():
+        if "." not in name:
+            continue
+        owner, _, method = callee.rpartition(".")
+        entry = index.classes.get(owner)
+        wanted = [e[0] for e in params if len(e) >= 4 and e[3] == 1]
+        if entry is None or not wanted:
+            continue
+        siblings = {c for b in entry[0] if type(b) is str
+                    for c in index.children.get(canonical(b, index.aliases), ()) if c != owner}
+        declared = set()
+        for sibling in siblings:
+            declared |= index.zero_d.get(f"{sibling}.{method}", frozenset())
+        taught = sorted(p for p in wanted if p in declared)
+        if taught:
+            out[callee] = [[[], {p: _DEVICE_SCALAR for p in taught}], 0]
+    return out
+
+
+def test_sibling_sites_only_asks_declaring_classes():
+    """Classes under a shared base (through a re-export too), some declaring `step`'s
+    `timestep` a number or tensor, others another method, one base with many plain
+    subclasses: the same sites as asking every sibling."""
+    from dynlint.check.crossfile import _sibling_sites
+    from dynlint.engine.match import FileFacts
+    from dynlint.project.index import Index
+    base = FileFacts("pkg.base")
+    base.classes = {"Mixin": [[], []]}
+    init = FileFacts("pkg")
+    init.aliases = {"Mixin": "pkg.base.Mixin"}
+    facts = [base, init]
+    opens = {}
+    for i in range(40):
+        f = FileFacts(f"pkg.s{i}")
+        declares = {"step": ["timestep"]} if i % 3 == 0 else \
+            ({"other": ["timestep", "x"]} if i % 3 == 1 else {})
+        bases = ["pkg.Mixin"] if i % 2 else ["pkg.base.Mixin", "torch.nn.Module"]
+        f.classes = {"S": [bases, ["step", "other"], None, None, declares]}
+        facts.append(f)
+        opens[f"pkg.s{i}.S.step"] = (f"pkg.s{i}", "S.step",
+                                     [["timestep", 1, 0, 1], ["sample", 2, 0, 0]])
+        opens[f"pkg.s{i}.S.other"] = (f"pkg.s{i}", "S.other",
+                                      [["x", 1, 0, 1], ["timestep", 2, 0, 1]])
+    for i in range(300):                  # plain modules under nn.Module
+        f = FileFacts(f"pkg.m{i}")
+        f.classes = {"M": [["torch.nn.Module"], ["forward"]]}
+        facts.append(f)
+        opens[f"pkg.m{i}.M.step"] = (f"pkg.m{i}", "M.step", [["timestep", 1, 0, 1]])
+    opens["pkg.free.helper"] = ("pkg.free", "helper", [["timestep", 0, 0, 1]])
+    index = Index(facts)
+    want = _sibling_sites_reference(index, opens)
+    assert want and len(want) > 40
+    assert _sibling_sites(index, opens) == want

@@ -126,6 +126,17 @@ class Index:
         return found
 
     @property
+    def zero_d_by_method(self) -> dict:
+        """`zero_d` by method name: `method` -> {class: parameters} (never changes)."""
+        found = self._defined.get("zero_d by method")
+        if found is None:
+            found = self._defined["zero_d by method"] = {}
+            for key, params in self.zero_d.items():
+                cls, _, method = key.rpartition(".")
+                found.setdefault(method, {})[cls] = params
+        return found
+
+    @property
     def children(self) -> dict:
         """Class -> its direct subclasses in the project (`direct_subclasses`)."""
         found = self._defined.get("children")
