@@ -119,11 +119,8 @@ def test_direct_subclasses_through_reexports():
     assert canonical("pkg.Base", aliases) == "pkg.core.base.Base"
 
 
-def test_run_check_gathers_with_gc_off_and_restores_it(tmp_path, monkeypatch):
-    """The workers' results and the cross-file step run with the cyclic GC off; the caller's
-    setting is back afterwards, also when the step fails."""
-    from dynlint.check import runner
-    from dynlint.integrations import cli
+def _package(tmp_path) -> Path:
+    """A helper's boolean-mask index that model code in another file reaches."""
     pkg = tmp_path / "pkg"
     pkg.mkdir()
     (pkg / "__init__.py").write_text("")
@@ -132,6 +129,15 @@ def test_run_check_gathers_with_gc_off_and_restores_it(tmp_path, monkeypatch):
     (pkg / "model.py").write_text(
         "import torch\nfrom torch import nn\nfrom .helpers import pick\n\n"
         "class M(nn.Module):\n    def forward(self, x):\n        return pick(x)\n")
+    return pkg
+
+
+def test_run_check_gathers_with_gc_off_and_restores_it(tmp_path, monkeypatch):
+    """The workers' results and the cross-file step run with the cyclic GC off; the caller's
+    setting is back afterwards, also when the step fails."""
+    from dynlint.check import runner
+    from dynlint.integrations import cli
+    pkg = _package(tmp_path)
     seen = []
     real = runner.cross_file_step
 
@@ -156,14 +162,7 @@ def test_run_check_gathers_with_gc_off_and_restores_it(tmp_path, monkeypatch):
 
 def test_cli_findings_across_files(tmp_path):
     """Through the CLI: the finding in the helper that model code in another file reaches."""
-    pkg = tmp_path / "pkg"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("")
-    (pkg / "helpers.py").write_text(
-        "import torch\n\ndef pick(x):\n    return x[x > 0]\n")
-    (pkg / "model.py").write_text(
-        "import torch\nfrom torch import nn\nfrom .helpers import pick\n\n"
-        "class M(nn.Module):\n    def forward(self, x):\n        return pick(x)\n")
+    pkg = _package(tmp_path)
     out = subprocess.run([sys.executable, "-m", "dynlint", "check", str(pkg), "--no-cache",
                           "--output-format", "concise", "--exit-zero"],
                          capture_output=True, text=True, cwd=tmp_path)
