@@ -619,6 +619,10 @@ def _mentions(info, names: set, lines: list, seen: dict) -> bool:
     calls nothing by being defined) mentions one of `names`."""
     found = seen.get(id(info))
     if found is None:
+        # The whole function's names (read once by the pre-pass) hold its body's: most
+        # functions mention none of `names` at all, and need no reading of their body.
+        if names.isdisjoint(info.refs(lines)[0]):
+            return False
         node = info.node
         text = "\n".join(lines[node.body[0].lineno - 1:node.end_lineno])
         # (the parts of its dotted names: `.` splits as any other separator; `names` are

@@ -177,21 +177,32 @@ def _sibling_sites(index, opens: dict) -> dict:
     if not index.zero_d:
         return {}
     children = index.children
+    by_method = index.zero_d_by_method
+    kids: dict = {}         # base -> its direct subclasses, as a set
     out = {}
     for callee, (_, name, params) in opens.items():
         if "." not in name:
             continue
         owner, _, method = callee.rpartition(".")
-        entry = index.classes.get(owner)
-        wanted = [e[0] for e in params if len(e) >= 4 and e[3] == 1]
-        if entry is None or not wanted:
+        declaring = by_method.get(method)     # (no class declares it: no sibling does)
+        entry = index.classes.get(owner) if declaring else None
+        if entry is None:
             continue
-        siblings = {c for b in entry[0] if type(b) is str
-                    for c in children.get(canonical(b, index.aliases), ())
-                    if c != owner}
+        wanted = [e[0] for e in params if len(e) >= 4 and e[3] == 1]
+        if not wanted:
+            continue
+        # (a base such as nn.Module has thousands of subclasses: only the classes declaring
+        # the method are looked at)
         declared = set()
-        for sibling in siblings:
-            declared |= index.zero_d.get(f"{sibling}.{method}", frozenset())
+        for b in entry[0]:
+            if type(b) is str:
+                base = canonical(b, index.aliases)
+                below = kids.get(base)
+                if below is None:
+                    below = kids[base] = frozenset(children.get(base, ()))
+                for c, declares in declaring.items():
+                    if c != owner and c in below:
+                        declared |= declares
         taught = sorted(p for p in wanted if p in declared)
         if taught:
             out[callee] = [[[], {p: _DEVICE_SCALAR for p in taught}], 0]

@@ -44,10 +44,16 @@ def cold_called(all_facts, model: set) -> set:
     (nerfstudio's `populate_modules` overrides, which only `Model.__init__` calls)."""
     aliases = _aliases(all_facts)
 
+    chains: dict = {}               # (most references recur across files)
+
     def names(ref):                 # a name and what the re-exports it goes through stand for
-        hops, out = {}, [ref]
-        while (ref := _reexported(ref, aliases, hops)) is not None:
-            out.append(ref)
+        out = chains.get(ref)
+        if out is None:
+            hops, out = {}, [ref]
+            name = ref
+            while (name := _reexported(name, aliases, hops)) is not None:
+                out.append(name)
+            chains[ref] = out
         return out
     neutral: dict = {}              # name -> what it calls
     methods: set = set()            # the neutral methods (`module.Class.m`)
@@ -97,6 +103,7 @@ def cold_called(all_facts, model: set) -> set:
         if attr in called and attr not in live and name not in model and \
                 not attr.startswith(".forward") and attr[1:] not in _IMPLICIT_DUNDERS:
             candidates.append(name)
+    others: dict = {}               # method -> the non-cold-code callers of its attribute
     changed = True
     while changed:
         changed = False
@@ -113,8 +120,10 @@ def cold_called(all_facts, model: set) -> set:
                 attr = "." + name.rpartition(".")[2]
                 package = _package(name)
                 own = ("<cold>", package)
-                rest = {c for c in called[attr] if type(c) is not tuple and
-                        not (c in methods and c.endswith(attr))}
+                rest = others.get(name)
+                if rest is None:
+                    rest = others[name] = {c for c in called[attr] if type(c) is not tuple and
+                                           not (c in methods and c.endswith(attr))}
                 if (own in called[attr] or rest) and \
                         all(c in cold and _package(c) == package for c in rest):
                     cold.add(name)

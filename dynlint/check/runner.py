@@ -125,8 +125,10 @@ def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross
             found_in[path] = (display, profiles[index], found)
             all_facts.append(facts)
 
-    # Loading the cache builds many small acyclic objects; the cyclic GC would re-scan them
-    # again and again (a third of a warm run). Reference counting frees them.
+    # Loading the cache builds many small acyclic objects, and so do the workers' results and
+    # the cross-file step (facts, the project's index): the cyclic GC would re-scan them
+    # again and again (a third of a warm run; a full collection over the facts of a cold
+    # one, for nothing). Reference counting frees them.
     gc_was_enabled = gc.isenabled()
     gc.disable()
     named = []                      # the absolute paths of `files`
@@ -145,34 +147,34 @@ def run_check(paths, plan, use_cache=True, jobs=None, force_exclude=False, cross
                 todo.append((path, display, cross_file, index))
             else:
                 entries.append((cached, display, path, index))
+        jobs_by_path = {job[0]: job for job in todo}
+        # Biggest files first, so that no worker is left alone with a huge file at the end.
+        todo.sort(key=_size, reverse=True)
+        for path, stat, digest, result in _map(todo, jobs):
+            _, display, _, index = jobs_by_path[path]
+            cache = configs.cache(index)
+            if cache is not None and stat is not None:
+                cache.store(path, stat, digest, result)
+            entries.append((result, display, path, index))
+        step = any(_flags(entry[0][0][1]) & STARTS_STEP for entry in entries)
+        if step:
+            # The project is the repository: the facts of its files not named here count too.
+            others = project_facts(paths, named, plan, use_cache, jobs)
+            record = step_record(keyed, cached_files(others))
+            if record is None or record.load() is None:
+                entries = [_decoded(entry, configs) for entry in entries]
+        for entry in entries:
+            add(*entry)
+        if step:
+            findings = cross_file_step(all_facts, others, found_in, findings, configs, jobs=jobs,
+                                       record=record)
+        configs.save()                  # once, with what the cross-file step kept
+        findings = [f for f in findings if plan.keep(f)]
+        findings.sort(key=lambda f: f.sort_key)
+        return findings, len(files)
     finally:
         if gc_was_enabled:
             gc.enable()
-    jobs_by_path = {job[0]: job for job in todo}
-    # Biggest files first, so that no worker is left alone with a huge file at the end.
-    todo.sort(key=_size, reverse=True)
-    for path, stat, digest, result in _map(todo, jobs):
-        _, display, _, index = jobs_by_path[path]
-        cache = configs.cache(index)
-        if cache is not None and stat is not None:
-            cache.store(path, stat, digest, result)
-        entries.append((result, display, path, index))
-    step = any(_flags(entry[0][0][1]) & STARTS_STEP for entry in entries)
-    if step:
-        # The project is the repository: the facts of its files not named here count too.
-        others = project_facts(paths, named, plan, use_cache, jobs)
-        record = step_record(keyed, cached_files(others))
-        if record is None or record.load() is None:
-            entries = [_decoded(entry, configs) for entry in entries]
-    for entry in entries:
-        add(*entry)
-    if step:
-        findings = cross_file_step(all_facts, others, found_in, findings, configs, jobs=jobs,
-                                   record=record)
-    configs.save()                  # once, with what the cross-file step kept
-    findings = [f for f in findings if plan.keep(f)]
-    findings.sort(key=lambda f: f.sort_key)
-    return findings, len(files)
 
 
 def _flags(facts) -> int:

@@ -126,6 +126,17 @@ class Index:
         return found
 
     @property
+    def zero_d_by_method(self) -> dict:
+        """`zero_d` by method name: `method` -> {class: parameters} (never changes)."""
+        found = self._defined.get("zero_d by method")
+        if found is None:
+            found = self._defined["zero_d by method"] = {}
+            for key, params in self.zero_d.items():
+                cls, _, method = key.rpartition(".")
+                found.setdefault(method, {})[cls] = params
+        return found
+
+    @property
     def children(self) -> dict:
         """Class -> its direct subclasses in the project (`direct_subclasses`)."""
         found = self._defined.get("children")
@@ -205,10 +216,14 @@ def direct_subclasses(classes, aliases: dict) -> dict:
     one map the cross-file step reads subclasses from: overrides reached through a base, the
     importers of subclasses, sibling classes."""
     out: dict = {}
+    where: dict = {}        # base as named -> where it is defined (most bases recur)
     for name, bases in classes:
         for base in bases:
             if type(base) is str:
-                out.setdefault(canonical(base, aliases), []).append(name)
+                defined = where.get(base)
+                if defined is None:
+                    defined = where[base] = canonical(base, aliases)
+                out.setdefault(defined, []).append(name)
     return out
 
 

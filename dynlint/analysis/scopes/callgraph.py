@@ -63,10 +63,11 @@ class _CallGraph:
         if self.names:
             for name in self.names.intersection(names_here):
                 out.extend(self.module_funcs[name])
-        if self.callable_classes and not self.callable_classes.keys().isdisjoint(names_here):
+        mentioned = self.callable_classes.keys() & names_here if self.callable_classes else ()
+        if mentioned:
             node = f.node
             text = "\n".join(self.lines[node.lineno - 1:node.end_lineno])
-            for name in called_instances(text, self.callable_classes):
+            for name in called_instances(text, self.callable_classes, mentioned):
                 out.extend(self.callable_classes[name])
         self._callees[id(f)] = out
         return out

@@ -79,11 +79,12 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
         for name, attr in pairs:
             if name in aliases:
                 out.add(aliases[name] + "." + attr)
-        if not callable_here.isdisjoint(names):
+        mentioned = callable_here & names
+        if mentioned:
             # `bm = Interval(...)`, then `bm(t0, t1)`: the class's `__call__` runs here.
             node = f.node
             text = "\n".join(lines[node.lineno - 1:node.end_lineno])
-            for name in called_instances(text, callable_here):
+            for name in called_instances(text, callable_here, mentioned):
                 out.add((aliases[name] if name in aliases else f"{module}.{name}") + ".__call__")
         return out
 

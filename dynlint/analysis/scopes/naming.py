@@ -61,16 +61,40 @@ _HELD_INSTANCE = re.compile(r"self\.(\w+)\s*(?::[^=\n]*)?=\s*([A-Za-z_]\w*)\s*\(
 _LOCAL_INSTANCE = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?::[^=\n]*)?=\s*([A-Za-z_]\w*)\s*\(", re.M)
 
 
-def called_instances(text: str, classes) -> set:
+def called_instances(text: str, classes, mentioned=None) -> set:
     """The names in `classes` whose instance a function binds to a local and then calls as a
     function (`bm = Interval(...)`, later `bm(t0, t1)`): that call runs the class's
-    `__call__`. `classes`: a container of the names that stand for classes here."""
+    `__call__`. `classes`: a container of the names that stand for classes here;
+    `mentioned`, if given: those of them the text names (FunctionInfo.refs)."""
     out = set()
+    # Most functions that name such a class never bind a call of it (`return Output(...)`,
+    # `isinstance(x, C)`): a look at where the names occur spares them the regex's pass.
+    if mentioned is not None and not any(_assigned_call(text, c) for c in mentioned):
+        return out
     for local, cls in _LOCAL_INSTANCE.findall(text):
         if cls in classes and local != cls and re.search(
                 r"(?<![\w.])" + re.escape(local) + r"\s*\(", text):
             out.add(cls)
     return out
+
+
+def _assigned_call(text: str, name: str) -> bool:
+    """Whether `name` occurs in `text` as `= name(` (any whitespace around it): what a match
+    of _LOCAL_INSTANCE binding a call of `name` holds."""
+    n = len(text)
+    i = text.find(name)
+    while i >= 0:
+        j = i + len(name)
+        while j < n and text[j].isspace():
+            j += 1
+        if j < n and text[j] == "(":
+            k = i - 1
+            while k >= 0 and text[k].isspace():
+                k -= 1
+            if k >= 0 and text[k] == "=":
+                return True
+        i = text.find(name, i + 1)
+    return False
 
 
 _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ()))
