@@ -132,6 +132,7 @@ class LocalCalls:
         if info is not None and type(f) is ast.Attribute and type(f.value) is ast.Name and \
                 f.value.id == "self":
             infos += self._overrides(f.attr)
+            self._template_site(node, f.attr)
         if not infos:
             built = self.from_registry(f.value.id) if type(f) is ast.Attribute and \
                 type(f.value) is ast.Name else ()
@@ -391,6 +392,15 @@ class LocalCalls:
             if methods and len(methods) == 1:
                 out.append(methods[0])
         return out
+
+    def _template_site(self, node: ast.Call, attr: str) -> None:
+        """`self.m(...)` in a method of a class of the file: its site under `module.Class.m`
+        too, for the overrides of `m` in subclasses of other files (`_overrides` gives this
+        file's; crossfile._incoming those, a template method such as `integrate` calling
+        `self._advance(t[i])`, implemented in another file)."""
+        cls, module = self._own_class(), self.a.module_name
+        if cls is not None and module is not None and self.a.scopes.classes.get(cls.name) is cls:
+            self._out_site(node, f"{module}.{cls.name}.{attr}", bound=True)
 
     def _called(self, cls, attr: str) -> list:
         """What calling the instances `cls` holds in `self.attr` runs: each class's
