@@ -138,6 +138,10 @@ CPU = 512
 # VEC: a 1-d tensor by the code that builds it (`torch.arange(n)`, `x.flatten()`, the counts
 # of `unique`; see `rank`): an item taken by a Python int, or one iteration, is a 0-d tensor.
 VEC = 4096
+# FWD: an argument that only passes on a parameter of the calling function or lambda, unknown
+# there (`lambda t: self._interp(t0, t)`): it says what that function's own callers pass, so
+# a call site passing it is no evidence against a parameter's kind (`summaries.upgrade`).
+FWD = 8192
 # Calls into these libraries return ARRAY values (qualified names, after imports).
 ARRAY_LIBRARIES = ("numpy.", "np.", "pandas.", "pd.")
 # `str` methods that no tensor (nor a model's output object) has: their receiver is text and

@@ -19,7 +19,7 @@ from types import SimpleNamespace
 from . import kinds as K
 from .annotations import annotation_kind, declared_numbers
 from .attributes import held_classes, held_imported
-from .bindings import bound_values, last_values
+from .bindings import _binds, bound_values, last_values
 from .kinds import BOOL, HOST, NOT, PROBABLE, TENSOR, UNKNOWN
 from .registries import built_from_registry, registries
 from .scopes.crossfile import resolve_import
@@ -132,6 +132,7 @@ class LocalCalls:
         if info is not None and type(f) is ast.Attribute and type(f.value) is ast.Name and \
                 f.value.id == "self":
             infos += self._overrides(f.attr)
+            self._template_site(node, f.attr)
         if not infos:
             built = self.from_registry(f.value.id) if type(f) is ast.Attribute and \
                 type(f.value) is ast.Name else ()
@@ -156,7 +157,7 @@ class LocalCalls:
             return
         f = node.func
         site = _portable(self._site(node))
-        if not any(teaches(k) for k in [*site[0], *site[1].values()]):
+        if not any(teaches(k) or forwards(k) for k in [*site[0], *site[1].values()]):
             site = 0            # it passes nothing a parameter could learn from
         elif not bound and type(f) is ast.Attribute and type(f.value) is ast.Name and \
                 f.value.id in self.a.imports:
@@ -209,10 +210,27 @@ class LocalCalls:
         return info.qualname if info is not None else "<module>"
 
     def _passed(self, arg):
-        """Kind of an argument; a tuple literal (`(left, n_extra)`) item by item."""
+        """Kind of an argument; a tuple literal (`(left, n_extra)`) item by item; marked FWD
+        where it only passes on a parameter of the calling function (see `_forwarded`)."""
         if type(arg) is ast.Tuple and not any(type(e) is ast.Starred for e in arg.elts):
             return tuple(self.a.kind(e) for e in arg.elts)
-        return self.a.kind(arg)
+        k = self.a.kind(arg)
+        if type(arg) is ast.Name and type(k) is int and K.level(k) in (UNKNOWN, PROBABLE) and \
+                not k & (HOST | K.ARRAY | K.SHAPE) and self._forwarded(arg.id):
+            return k | K.FWD
+        return k
+
+    def _forwarded(self, name: str) -> bool:
+        """`name` is a parameter of the function or lambda being walked that its body never
+        binds again: what it holds is what that function's own callers pass."""
+        frame = self.a.frame
+        fn = frame.node if frame is not None else None
+        if type(fn) not in (*_DEFS, ast.Lambda) or name in ("self", "cls"):
+            return False
+        args = fn.args
+        if not any(a.arg == name for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)):
+            return False
+        return type(fn) is ast.Lambda or not any(_binds(st, name) for st in fn.body)
 
     def note_return(self, value: ast.AST | None) -> None:
         info = self.a.frame_info()
@@ -374,6 +392,15 @@ class LocalCalls:
             if methods and len(methods) == 1:
                 out.append(methods[0])
         return out
+
+    def _template_site(self, node: ast.Call, attr: str) -> None:
+        """`self.m(...)` in a method of a class of the file: its site under `module.Class.m`
+        too, for the overrides of `m` in subclasses of other files (`_overrides` gives this
+        file's; crossfile._incoming those, a template method such as `integrate` calling
+        `self._advance(t[i])`, implemented in another file)."""
+        cls, module = self._own_class(), self.a.module_name
+        if cls is not None and module is not None and self.a.scopes.classes.get(cls.name) is cls:
+            self._out_site(node, f"{module}.{cls.name}.{attr}", bound=True)
 
     def _called(self, cls, attr: str) -> list:
         """What calling the instances `cls` holds in `self.attr` runs: each class's
@@ -667,7 +694,9 @@ def upgrade(passed: list, now, numbers):
     tensor if every caller passes one (a bool mask, host memory, if all agree), the bool
     dtype an annotated `Tensor` does not say, a host value, a 0-d tensor where a number is
     declared, a tuple's items. The same rule for callers in the function's file and in
-    other files (crossfile.settle)."""
+    other files (crossfile.settle). A site that only passes on its own caller's unknown
+    parameter (FWD) says nothing either way: the others decide, if there are any."""
+    passed = [k for k in passed if not forwards(k)] or passed
     if numbers is not None:
         zero_d = _zero_d(passed, numbers)
         if zero_d is not None:
@@ -774,6 +803,11 @@ def teaches(kind) -> bool:
     if type(kind) in (tuple, list):
         return any(teaches(k) for k in kind)
     return maybe_mask(kind) or K.level(kind) == TENSOR and not kind & HOST
+
+
+def forwards(kind) -> bool:
+    """An argument that passes on the caller's own unknown parameter (`_forwarded`)."""
+    return type(kind) is int and bool(kind & K.FWD)
 
 
 def maybe_mask(kind) -> bool:

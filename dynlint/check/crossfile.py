@@ -146,6 +146,12 @@ def _incoming(index, walking: list, first: dict) -> dict:
             callee = index.definition(key)
             if callee in opens:     # (a file's own sites: `_callers` leaves it out)
                 passed.setdefault(callee, []).append((facts.module, per_function))
+            if key.startswith(facts.module + "."):
+                # `self.m(...)` in a class of the file (summaries._template_site): the
+                # overrides of `m` in its subclasses of other files run for their instances.
+                for other in index.overrides(key):
+                    if other in opens and not other.startswith(facts.module + "."):
+                        passed.setdefault(other, []).append((facts.module, per_function))
     out = {}
     for callee, entries in passed.items():
         if all(site == 0 for _, per in entries for sites in per.values() for site in sites):
@@ -223,6 +229,10 @@ def _callers(index, module: str, name: str) -> frozenset:
         # A method runs for the subclasses' instances too (built elsewhere, through a
         # registry: registries.py); their importers count while the total stays small.
         more = found | index.subclass_importers(f"{module}.{owner}")
+        if len(more) <= MAX_CALLER_FILES:
+            found = more
+        # Its bases' methods may call it through `self` (a template method).
+        more = found | index.ancestor_modules(f"{module}.{owner}", name.rpartition(".")[2])
         if len(more) <= MAX_CALLER_FILES:
             found = more
     return found if len(found) <= MAX_CALLER_FILES else frozenset()

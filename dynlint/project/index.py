@@ -154,8 +154,17 @@ class Index:
         found = self._defined.get(key)
         if found is not None:
             return found
-        children = self.children
         out: set = set()
+        for sub in self._descendants(cls):
+            module = self.module_of(sub, self.modules)
+            if module is not None:
+                out |= self.importers(module, sub[len(module) + 1:])
+        found = self._defined[key] = frozenset(out)
+        return found
+
+    def _descendants(self, cls: str):
+        """The project's subclasses of `cls`, at any depth (each once)."""
+        children = self.children
         seen, todo = {cls}, [(cls, 0)]
         while todo:
             c, depth = todo.pop()
@@ -164,10 +173,42 @@ class Index:
                     continue
                 seen.add(sub)
                 todo.append((sub, depth + 1))
-                module = self.module_of(sub, self.modules)
-                if module is not None:
-                    out |= self.importers(module, sub[len(module) + 1:])
-        found = self._defined[key] = frozenset(out)
+                yield sub
+
+    def overrides(self, key: str) -> tuple:
+        """The methods that override `key` (`module.Class.m`) in the project's subclasses of
+        the class, at any depth: what `self.m(...)` in the class's code may run."""
+        found = self._defined.get(("overrides", key))
+        if found is not None:
+            return found
+        owner, _, attr = key.rpartition(".")
+        out = [f"{sub}.{attr}" for sub in self._descendants(owner)
+               if attr in self.classes.get(sub, ((), ()))[1]]
+        found = self._defined[("overrides", key)] = tuple(sorted(out))
+        return found
+
+    def ancestor_modules(self, cls: str, attr: str) -> frozenset:
+        """The modules defining the project's classes `cls` derives from (at any depth) that
+        define `attr` too: their methods may call `cls`'s override of it through `self`
+        (`overrides`; the call is followed where the caller's file defines the method)."""
+        found = self._defined.get(("ancestors", cls, attr))
+        if found is not None:
+            return found
+        out: set = set()
+        seen, todo = {cls}, [(cls, 0)]
+        while todo:
+            c, depth = todo.pop()
+            entry = self.classes.get(c)
+            for base in entry[0] if entry is not None and depth <= _DEPTH else ():
+                base = canonical(base, self.aliases) if type(base) is str else None
+                if base is None or base in seen or base not in self.classes:
+                    continue
+                seen.add(base)
+                todo.append((base, depth + 1))
+                module = self.module_of(base, self.modules)
+                if module is not None and attr in self.classes[base][1]:
+                    out.add(module)
+        found = self._defined[("ancestors", cls, attr)] = frozenset(out)
         return found
 
     def module_of(self, key: str, candidates) -> str | None:
