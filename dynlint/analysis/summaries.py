@@ -23,6 +23,8 @@ from .bindings import bound_values, last_values
 from .kinds import BOOL, HOST, NOT, PROBABLE, TENSOR, UNKNOWN
 from .registries import built_from_registry, registries
 from .scopes.crossfile import resolve_import
+from .scopes.held import held_attributes
+from .scopes.naming import constructed_classes
 from .scopes.info import TOKEN_TABLE
 
 
@@ -84,6 +86,9 @@ class LocalCalls:
         f, scopes = node.func, self.a.scopes
         if type(f) is ast.Name:
             found = scopes.module_functions.get(f.id)
+            if not found and f.id in scopes.classes:
+                # `Interval(ts[0], ts[-1])` of a plain class of this file: its `__init__`
+                found = constructed_classes({f.id: scopes.classes[f.id]}).get(f.id)
             return found[0] if found and len(found) == 1 else None
         if type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id == "self":
             cls = self._own_class()
@@ -418,6 +423,10 @@ class LocalCalls:
                     # `self.assigner(...)` holding an instance of a class of another file:
                     # its `__call__` (the index falls back to an `nn.Module`'s `forward`).
                     target = held[0] + ".__call__"
+                elif cls is not None and not found and self._declared(cls, f.attr):
+                    # `self.bm(t0, t1)` with `self.bm = bm`, `bm: BaseBrownian` imported: the
+                    # index runs the `__call__` of that class and of its subclasses.
+                    target = f"{module}.{cls.name}.{f.attr}"
                 elif outside is not None:       # already resolved by the imports
                     target = outside + "." + f.attr
             elif name in a.imports:
@@ -436,6 +445,25 @@ class LocalCalls:
             found = self._keys[target] = resolve_import(target, module,
                                                         getattr(a, "is_package", False))
         return found
+
+    def _declared(self, cls, attr: str) -> bool:
+        """Whether `cls` stores in `attr` a parameter declared an imported class."""
+        table = self.__dict__.setdefault("_declared_holds", {})
+        found = table.get(id(cls))
+        if found is None:
+            a = self.a
+            imports = a.imports
+
+            def imported(node):         # a class imported from elsewhere (not torch's)
+                head = node
+                while type(head) is ast.Attribute:
+                    head = head.value
+                return "x" if type(head) is ast.Name and head.id in imports and \
+                    not (imports[head.id] + ".").startswith(_OUTSIDE) else None
+            found = table[id(cls)] = {
+                attr for attr, held in held_attributes(cls, a.lines, imported).items()
+                if any(held.values())}
+        return attr in found
 
     def exported(self) -> dict:
         """The return summaries other files may use, of module-level functions and methods of

@@ -144,8 +144,10 @@ def _incoming(index, walking: list, first: dict) -> dict:
     for facts in walking:
         for key, per_function in facts.calls.items():
             callee = index.definition(key)
-            if callee in opens:     # (a file's own sites: `_callers` leaves it out)
-                passed.setdefault(callee, []).append((facts.module, per_function))
+            # (`self.bm(t0, t1)`, `bm` stored by the class or a base: each `__call__` it may run)
+            for callee in (callee,) if callee is not None else index.held_calls(key):
+                if callee in opens:     # (a file's own sites: `_callers` leaves it out)
+                    passed.setdefault(callee, []).append((facts.module, per_function))
     out = {}
     for callee, entries in passed.items():
         if all(site == 0 for _, per in entries for sites in per.values() for site in sites):
@@ -212,6 +214,13 @@ def _callers(index, module: str, name: str) -> frozenset:
         # A method runs for the subclasses' instances too (built elsewhere, through a
         # registry: registries.py); their importers count while the total stays small.
         more = found | index.subclass_importers(f"{module}.{owner}")
+        # An instance held in an attribute is called by the holder's methods (`self.bm(t0,
+        # t1)`), in its module and in those of its subclasses (torchsde's solvers).
+        for holder, _ in index.holders(f"{module}.{owner}") if index.held else ():
+            hm = index.module_of(holder, index.modules)
+            if hm is not None:
+                more = more | ({hm} - {module}) | index.importers(hm, holder[len(hm) + 1:]) | \
+                    index.subclass_importers(holder)
         if len(more) <= MAX_CALLER_FILES:
             found = more
     return found if len(found) <= MAX_CALLER_FILES else frozenset()

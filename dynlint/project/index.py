@@ -20,6 +20,7 @@ class Index:
         self.classes: dict = {}
         self.zero_d: dict = {}      # `module.Class.method` -> parameters declared `int | Tensor`
         self.aliases: dict = {}
+        self.held: dict = {}        # class -> {attribute: [[class held, any subclass's], ...]}
         self.modules: set = set()
         self._answers: dict = {}    # lookup's answers until a file's summaries change
         self._all = list(all_facts)  # every file of the project (their imports do not change)
@@ -37,6 +38,8 @@ class Index:
                 if type(entry) is list and len(entry) >= 5 and type(entry[4]) is dict:
                     for method, params in entry[4].items():
                         self.zero_d[f"{module}.{name}.{method}"] = frozenset(params)
+                if type(entry) is list and len(entry) >= 6 and type(entry[5]) is dict:
+                    self.held[f"{module}.{name}"] = entry[5]
             if facts.aliases:
                 self.aliases[module] = facts.aliases
 
@@ -102,6 +105,62 @@ class Index:
         if target is not None:
             return self._definition(target, depth + 1)
         return key if self.module_of(key, self.modules) is not None else None
+
+    def held_calls(self, key: str) -> tuple:
+        """What a call of an attribute runs (`self.bm(t0, t1)`: `module.Class.bm`, as the
+        caller names it): the `__call__` (a module's `forward`) of each class that `Class` or
+        its bases store in `bm`, and for a class declared (`bm: BaseBrownian`) the override in
+        each of its subclasses too (any of their instances may be held). () when none."""
+        found = self._defined.get(("held", key))
+        if found is None:
+            found = self._defined[("held", key)] = self._held_calls(key) if self.held else ()
+        return found
+
+    def _held_calls(self, key: str) -> tuple:
+        owner, _, attr = key.rpartition(".")
+        out, seen, todo = [], set(), [canonical(owner, self.aliases)]
+        while todo and len(seen) <= _DEPTH:
+            cls = todo.pop()
+            if cls in seen:
+                continue
+            seen.add(cls)
+            for target, dispatch in self.held.get(cls, {}).get(attr, ()):
+                target = canonical(target, self.aliases)
+                for c in [target, *(self._descendants(target) if dispatch else ())]:
+                    where = self.definition(f"{c}.__call__") if c == target or \
+                        "__call__" in self.classes.get(c, ((), ()))[1] else None
+                    if where is not None and where not in out:
+                        out.append(where)
+            entry = self.classes.get(cls)
+            if entry is not None:
+                todo.extend(b for b in entry[0] if type(b) is str)
+        return tuple(out)
+
+    def holders(self, cls: str) -> list:
+        """The classes whose attributes may hold an instance of the project's class `cls`
+        (exactly, or as a subclass of a class declared there): `(holder, attribute)`."""
+        table = self._defined.get("holders")
+        if table is None:
+            table = self._defined["holders"] = {}
+            for holder, attrs in self.held.items():
+                for attr, found in attrs.items():
+                    for target, dispatch in found:
+                        target = canonical(target, self.aliases)
+                        for c in [target, *(self._descendants(target) if dispatch else ())]:
+                            table.setdefault(c, []).append((holder, attr))
+        return table.get(cls, [])
+
+    def _descendants(self, cls: str) -> list:
+        children = self.children
+        out, seen, todo = [], {cls}, [(cls, 0)]
+        while todo:
+            c, depth = todo.pop()
+            for sub in children.get(c, ()):
+                if sub not in seen and depth <= _DEPTH:
+                    seen.add(sub)
+                    out.append(sub)
+                    todo.append((sub, depth + 1))
+        return out
 
     def importers(self, module: str, name: str) -> frozenset:
         """The modules of the project that import `module` or its `name` (directly or

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..steploops import calls_held
 from .info import ClassInfo, FunctionInfo, Scopes
-from .naming import _COLD_FUNC, _HELD_INSTANCE, called_instances
+from .naming import _COLD_FUNC, _HELD_INSTANCE, called_instances, constructed, constructed_classes
 
 
 class _CallGraph:
@@ -36,6 +36,10 @@ class _CallGraph:
         # classes of this file with a `__call__` (an instance bound to a local and called)
         self.callable_classes = {name: info.methods["__call__"] for name, info in classes.items()
                                  if "__call__" in info.methods}
+        # classes of this file known to be no nn.Module, with an `__init__`: built in the step
+        # (`Interval(ts[0], ts[-1])` in a `forward`), their constructor runs there (a module is
+        # built once, at setup; a data class is cold whoever builds it)
+        self.constructed = constructed_classes(classes)
         self._holds: dict[tuple, bool] = {}
         self._callees: dict[int, list[FunctionInfo]] = {}
         self.scopes = scopes
@@ -68,6 +72,11 @@ class _CallGraph:
             text = "\n".join(self.lines[node.lineno - 1:node.end_lineno])
             for name in called_instances(text, self.callable_classes):
                 out.extend(self.callable_classes[name])
+        if self.constructed and not self.constructed.keys().isdisjoint(names_here):
+            node = f.node
+            text = "\n".join(self.lines[node.lineno - 1:node.end_lineno])
+            for name in constructed(text, self.constructed):
+                out.extend(self.constructed[name])
         self._callees[id(f)] = out
         return out
 

@@ -73,4 +73,19 @@ def called_instances(text: str, classes) -> set:
     return out
 
 
+def constructed_classes(classes: dict) -> dict:
+    """name -> `__init__` of the classes of this file known to be no nn.Module (every base
+    resolved, none a module) and not data code: an object built in the step runs it there."""
+    return {name: info.methods["__init__"] for name, info in classes.items()
+            if info.module_state is False and not info.is_module and not info.cold and
+            "__init__" in info.methods}
+
+
+def constructed(text: str, classes) -> set:
+    """The names in `classes` that `text` calls (`Interval(ts[0], ts[-1])`), but in a `raise`
+    (an exception's constructor runs once, on the error path)."""
+    return {name for name in classes if re.search(
+        r"(?<![\w.])(?<!raise )" + re.escape(name) + r"\s*\(", text)}
+
+
 _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ()))
