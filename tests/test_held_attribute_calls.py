@@ -169,3 +169,61 @@ def test_plain_class_built_in_the_step_runs_its_constructor(dynlint, write, tmp_
     write("model.py", BUILT_IN_STEP)
     assert _found(dynlint, tmp_path, "model.py") == [
         ("model.py", 6, "DYN204"), ("model.py", 8, "DYN203"), ("model.py", 9, "DYN203")]
+
+
+TEMPLATE_BASE = """\
+import torch
+
+
+class BaseSolver:
+    def step(self, t0, t1, y):
+        raise NotImplementedError
+
+    def integrate(self, y, ts: torch.Tensor):
+        return self.step(ts[0], ts[1], y)
+"""
+
+TEMPLATE_EULER = """\
+from .base import BaseSolver
+
+
+class Euler(BaseSolver):
+    def step(self, t0, t1, y):
+        return y * float(t0)
+"""
+
+TEMPLATE_CHOSEN = """\
+from .base import BaseSolver
+
+
+class Chosen(BaseSolver):
+    def __init__(self, additive):
+        if additive:
+            self.step = self.additive_step
+        else:
+            self.step = self.general_step
+
+    def step(self, t0, t1, y):
+        raise RuntimeError
+
+    def additive_step(self, t0, t1, y):
+        return y * float(t1)
+
+    def general_step(self, t0, t1, y):
+        return y + float(t0)
+"""
+
+
+def test_template_method_of_a_plain_class_passes_to_overrides_in_other_files(
+        dynlint, write, tmp_path):
+    # `integrate` calls `self.step(ts[0], ts[1], y)`: each subclass's `step` (and the method
+    # a subclass stores under that name) receives 0-d tensors, so `float(t0)` is a host read.
+    write("pyproject.toml", "[project]\nname = 'pkg'\n")
+    write("pkg/__init__.py", "")
+    write("pkg/base.py", TEMPLATE_BASE)
+    write("pkg/euler.py", TEMPLATE_EULER)
+    write("pkg/chosen.py", TEMPLATE_CHOSEN)
+    expected = [("pkg/chosen.py", 15, "DYN203"), ("pkg/chosen.py", 18, "DYN203"),
+                ("pkg/euler.py", 6, "DYN203")]
+    assert _found(dynlint, tmp_path, "pkg") == expected
+    assert _found(dynlint, tmp_path, "pkg/euler.py") == [("pkg/euler.py", 6, "DYN203")]

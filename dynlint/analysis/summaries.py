@@ -117,6 +117,12 @@ class LocalCalls:
         self.params[id(info)] = dict(params)
         self.infos[id(info)] = info
         self.returns[id(info)] = []
+        if id(info) in self.done and info.parent is None and self.out_calls:
+            # Walked again with what its callers taught: its calls into other files pass what
+            # it now knows (`Euler.step`'s `self.bm(t0, t1)` once `t0` is a 0-d tensor), not
+            # also what the first walk passed (a bare veto).
+            for per in self.out_calls.values():
+                per.pop(info.qualname, None)
         return self.overrides.get(id(info), {})
 
     def leave(self, info) -> None:
@@ -137,6 +143,13 @@ class LocalCalls:
         if info is not None and type(f) is ast.Attribute and type(f.value) is ast.Name and \
                 f.value.id == "self":
             infos += self._overrides(f.attr)
+            cls = self._own_class()
+            if cls is not None and cls.module_state is False and self.a.module_name:
+                # A template method of a plain class (`integrate` calling `self.step(t0, t1,
+                # y)`): the overrides in subclasses of other files get the site too ("^":
+                # dispatched to them, crossfile._incoming). Not of a module: its methods' calls
+                # are many, and a model's hooks are overridden in its own file.
+                self._out_site(node, f"^{self.a.module_name}.{cls.name}.{f.attr}")
         if not infos:
             built = self.from_registry(f.value.id) if type(f) is ast.Attribute and \
                 type(f.value) is ast.Name else ()

@@ -143,9 +143,11 @@ def _incoming(index, walking: list, first: dict) -> dict:
     passed: dict = {}       # callee -> [(calling module, {function: sites})]
     for facts in walking:
         for key, per_function in facts.calls.items():
-            callee = index.definition(key)
-            # (`self.bm(t0, t1)`, `bm` stored by the class or a base: each `__call__` it may run)
-            for callee in (callee,) if callee is not None else index.held_calls(key):
+            # (`self.bm(t0, t1)`, `bm` stored by the class or a base: each `__call__` it may run;
+            # "^": `self.step(...)` in a plain class's method, the overrides of its subclasses)
+            callee = index.definition(key) if key[0] != "^" else None
+            for callee in (callee,) if callee is not None else \
+                    index.held_calls(key) if key[0] != "^" else index.overrides(key[1:]):
                 if callee in opens:     # (a file's own sites: `_callers` leaves it out)
                     passed.setdefault(callee, []).append((facts.module, per_function))
     out = {}
@@ -221,6 +223,8 @@ def _callers(index, module: str, name: str) -> frozenset:
             if hm is not None:
                 more = more | ({hm} - {module}) | index.importers(hm, holder[len(hm) + 1:]) | \
                     index.subclass_importers(holder)
+        # A base's method calls the override through `self` (`self.step(...)`): its module.
+        more = more | (index.base_modules(f"{module}.{owner}") - {module})
         if len(more) <= MAX_CALLER_FILES:
             found = more
     return found if len(found) <= MAX_CALLER_FILES else frozenset()

@@ -347,6 +347,8 @@ class Hierarchy:
                 continue
             seen.add(c)
             for target, dispatch in self.held.get(c, {}).get(attr, ()):
+                if target[0] == ".":
+                    continue
                 target = canonical(target, self.aliases)
                 todo.append((f"{target}.__call__", name) if dispatch else
                             (f"{target}.__call__", name, True))

@@ -125,6 +125,8 @@ class Index:
                 continue
             seen.add(cls)
             for target, dispatch in self.held.get(cls, {}).get(attr, ()):
+                if target[0] == ".":
+                    continue
                 target = canonical(target, self.aliases)
                 for c in [target, *(self._descendants(target) if dispatch else ())]:
                     where = self.definition(f"{c}.__call__") if c == target or \
@@ -136,6 +138,39 @@ class Index:
                 todo.extend(b for b in entry[0] if type(b) is str)
         return tuple(out)
 
+    def overrides(self, key: str) -> tuple:
+        """`module.Class.m` called through `self` in `Class`: the `m` of each subclass of
+        `Class` that defines one (its own: a template method's hooks)."""
+        found = self._defined.get(("overrides", key))
+        if found is None:
+            owner, _, attr = key.rpartition(".")
+            owner = canonical(owner, self.aliases)
+            # (and a method a subclass stores under the name: `self.step = self.additive_step`)
+            found = self._defined[("overrides", key)] = tuple(
+                f"{c}.{m}" for c in self._descendants(owner)
+                for m in [attr, *(t[1:] for t, _ in self.held.get(c, {}).get(attr, ())
+                                  if t[0] == ".")]
+                if m in self.classes.get(c, ((), ()))[1])
+        return found
+
+    def base_modules(self, cls: str) -> set:
+        """The modules defining the project's bases of `cls` (at any depth)."""
+        found = self._defined.get(("bases", cls))
+        if found is None:
+            found, seen, todo = set(), {cls}, [(cls, 0)]
+            while todo:
+                c, depth = todo.pop()
+                for b in self.classes.get(c, ((), ()))[0]:
+                    b = canonical(b, self.aliases) if type(b) is str else None
+                    if b is not None and b not in seen and depth <= _DEPTH:
+                        seen.add(b)
+                        todo.append((b, depth + 1))
+                        m = self.module_of(b, self.modules)
+                        if m is not None:
+                            found.add(m)
+            self._defined[("bases", cls)] = found
+        return found
+
     def holders(self, cls: str) -> list:
         """The classes whose attributes may hold an instance of the project's class `cls`
         (exactly, or as a subclass of a class declared there): `(holder, attribute)`."""
@@ -145,6 +180,8 @@ class Index:
             for holder, attrs in self.held.items():
                 for attr, found in attrs.items():
                     for target, dispatch in found:
+                        if target[0] == ".":
+                            continue
                         target = canonical(target, self.aliases)
                         for c in [target, *(self._descendants(target) if dispatch else ())]:
                             table.setdefault(c, []).append((holder, attr))

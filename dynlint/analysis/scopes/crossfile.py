@@ -349,12 +349,14 @@ def _self_refs(f: FunctionInfo, lines: list[str], module: str, stored: dict,
         for attr, method in _HELD_CALL.findall(text):
             targets = holds.get(attr, {})
             if not method and attr not in cls.methods and (
-                    attr not in held or any(targets.values())):
+                    attr not in held or any(d and t[0] != "." for t, d in targets.items())):
                 # `self.bm(t0, t1)` where a base stores `self.bm` (in another file), or where
                 # `bm: BaseBrownian` is stored: the cross-file step reads what the class or its
                 # bases hold there (`class_facts`), any subclass's `__call__` for a declared one.
                 out.add(f"{owner}.{attr}.__call__")
             for target, dispatch in targets.items():
+                if target[0] == ".":
+                    continue
                 # `self.selector.select(...)`, `self.metric(...)` where `self.selector =
                 # Selector(...)` holds an instance of a class of this or another file: its
                 # method runs here.
@@ -383,6 +385,9 @@ def _held_classes(cls: ClassInfo, lines: list[str], module: str, aliases: dict,
         return ".".join([node.id, *reversed(parts)])
     for attr, found in held_attributes(cls, lines, qualname).items():
         for name, dispatch in found.items():
+            if name[0] == ".":          # a method of the class stored under `attr`
+                out.setdefault(attr, {})[name] = True
+                continue
             head, dot, rest = name.partition(".")
             target = aliases[head] + dot + rest if head in aliases else (
                 f"{module}.{name}" if name in classes else None)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .naming import _HELD_INSTANCE
+from .naming import _HELD_INSTANCE, _METHOD_ALIAS
 
 # `self.bm = bm` (a bare name, the whole value).
 _HELD_NAME = re.compile(r"self\.(\w+)\s*(?::[^=\n]*)?=\s*([A-Za-z_]\w*)\s*(?:#.*)?$", re.M)
@@ -23,7 +23,8 @@ _WRAPPERS = frozenset({"Optional", "Union", "typing.Optional", "typing.Union"})
 def held_attributes(cls, lines: list[str], qualname) -> dict:
     """attribute -> {class name as written (`qualname` resolves its first part through the
     imports): True when any subclass's instance may be held (a declared parameter), False
-    for exactly that class (a constructor call)}."""
+    for exactly that class (a constructor call); or `.m` for a method of the class stored
+    there (`self.step = self.additive_step`)}."""
     out: dict = {}
     for infos in cls.methods.values():
         for m in infos:
@@ -35,10 +36,17 @@ def held_attributes(cls, lines: list[str], qualname) -> dict:
                 out.setdefault(attr, {}).setdefault(name, False)
             declared = None
             for attr, name in _HELD_NAME.findall(text):
+                if name == "self":
+                    continue
                 if declared is None:
                     declared = _declared_classes(node.args, qualname)
                 for c in declared.get(name, ()):
                     out.setdefault(attr, {})[c] = True
+            for attr, name in _METHOD_ALIAS.findall(text):
+                if name in cls.methods and attr != name:
+                    # `self.step = self.additive_step`: calling `self.step(...)` on this
+                    # object runs `additive_step` (an override chosen at construction)
+                    out.setdefault(attr, {})["." + name] = True
     return out
 
 

@@ -57,6 +57,8 @@ _LOSS_CLASS = re.compile(r"Loss|Criterion|Scorer|Metric")
 _COMPILE_CALL = re.compile(r"([A-Za-z_][\w.]*)\s*\(\s*(?:self\.)?([A-Za-z_]\w*)\s*[,)]")
 # `self.loss_fn = FocalLoss(...)`: the attribute and the class it holds an instance of.
 _HELD_INSTANCE = re.compile(r"self\.(\w+)\s*(?::[^=\n]*)?=\s*([A-Za-z_]\w*)\s*\(")
+# `self.step = self.additive_step`: a method stored under another name of the object.
+_METHOD_ALIAS = re.compile(r"self\.(\w+)\s*=\s*self\.(\w+)\s*(?:#.*)?$", re.M)
 # `bm = Interval(...)`: a local name and what it is bound to a call of.
 _LOCAL_INSTANCE = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?::[^=\n]*)?=\s*([A-Za-z_]\w*)\s*\(", re.M)
 
