@@ -227,3 +227,86 @@ def test_template_method_of_a_plain_class_passes_to_overrides_in_other_files(
                 ("pkg/euler.py", 6, "DYN203")]
     assert _found(dynlint, tmp_path, "pkg") == expected
     assert _found(dynlint, tmp_path, "pkg/euler.py") == [("pkg/euler.py", 6, "DYN203")]
+
+
+BUILT = """\
+import torch
+
+
+class Interval:
+    def __init__(self, t0, t1):
+        if t0 > t1:
+            raise ValueError("t0 > t1")
+        self._start = float(t0)
+        self._end = float(t1)
+
+    def width(self):
+        return self._end - self._start
+
+
+class Net(torch.nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.scale = float(torch.ones(n).sum())
+"""
+
+BUILDER = """\
+import torch
+
+from .interval import Interval, Net
+
+
+class Model(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(3, 3)
+
+    def forward(self, ts: torch.Tensor):
+        bm = Interval(ts[0], ts[-1])
+        net = Net(3)
+        return self.lin(ts) * bm.width() * net.scale
+"""
+
+
+def test_plain_class_of_another_file_built_in_the_step(dynlint, write, tmp_path):
+    # `Interval.__init__` runs in `Model.forward` (its arguments 0-d tensors); `Net` is an
+    # nn.Module: its `__init__` stays cold even when a `forward` builds one.
+    write("pyproject.toml", "[project]\nname = 'pkg'\n")
+    write("pkg/__init__.py", "")
+    write("pkg/interval.py", BUILT)
+    write("pkg/model.py", BUILDER)
+    expected = [("pkg/interval.py", 6, "DYN204"), ("pkg/interval.py", 8, "DYN203"),
+                ("pkg/interval.py", 9, "DYN203")]
+    assert _found(dynlint, tmp_path, "pkg") == expected
+    assert _found(dynlint, tmp_path, "pkg/interval.py") == expected
+
+
+SAME_FILE = """\
+import torch
+
+
+class BaseBrownian:
+    def __call__(self, ta, tb):
+        raise NotImplementedError
+
+
+class Interval(BaseBrownian):
+    def __call__(self, ta, tb):
+        ta = float(ta)
+        tb = float(tb)
+        return torch.randn(3) * (tb - ta)
+
+
+class Solver(torch.nn.Module):
+    def __init__(self, bm: BaseBrownian):
+        super().__init__()
+        self.bm = bm
+
+    def forward(self, ts: torch.Tensor, y):
+        return y + self.bm(ts[0], ts[-1])
+"""
+
+
+def test_attribute_declared_a_class_of_the_same_file(dynlint, write, tmp_path):
+    write("model.py", SAME_FILE)
+    assert _found(dynlint, tmp_path, "model.py") == [("model.py", 11, "DYN203"), ("model.py", 12, "DYN203")]

@@ -146,6 +146,8 @@ def _incoming(index, walking: list, first: dict) -> dict:
             # (`self.bm(t0, t1)`, `bm` stored by the class or a base: each `__call__` it may run;
             # "^": `self.step(...)` in a plain class's method, the overrides of its subclasses)
             callee = index.definition(key) if key[0] != "^" else None
+            if callee is not None and callee not in opens and callee + ".__init__" in opens:
+                callee += ".__init__"       # `Interval(ts[0], ts[-1])`: its constructor
             for callee in (callee,) if callee is not None else \
                     index.held_calls(key) if key[0] != "^" else index.overrides(key[1:]):
                 if callee in opens:     # (a file's own sites: `_callers` leaves it out)

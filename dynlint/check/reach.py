@@ -209,6 +209,9 @@ def _reach(all_facts, why: dict | None) -> set:
         static = len(item) > 2 and item[2]
         if name in dispatched or (static and name in model):
             continue
+        if name.endswith(".__init__") and classes.is_module(name[:-9]) is not False and \
+                name[:-9] in classes.classes:
+            continue        # a module is built once, at setup: only a plain object's runs here
         model.add(name)
         if not static:
             dispatched.add(name)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..steploops import calls_held
+from .held import _HELD_NAME, declared_here
 from .info import ClassInfo, FunctionInfo, Scopes
 from .naming import _COLD_FUNC, _HELD_INSTANCE, called_instances, constructed, constructed_classes
 
@@ -33,6 +34,15 @@ class _CallGraph:
                 if info is not None:
                     for name in ("__call__", "forward"):
                         self.held.setdefault(attr, []).extend(info.methods.get(name, ()))
+            text = "\n".join(lines)
+            if any(f": {n}" in text or f"[{n}" in text for n in classes) and \
+                    _HELD_NAME.search(text):
+                # `self.bm = bm`, `bm: BaseBrownian` of this file: the `__call__` of it and of
+                # its subclasses here
+                for info in classes.values():
+                    for attr, held in declared_here(info, lines, scopes).items():
+                        for c in held:
+                            self.held.setdefault(attr, []).extend(c.methods.get("__call__", ()))
         # classes of this file with a `__call__` (an instance bound to a local and called)
         self.callable_classes = {name: info.methods["__call__"] for name, info in classes.items()
                                  if "__call__" in info.methods}

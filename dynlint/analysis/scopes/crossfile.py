@@ -12,7 +12,7 @@ from ..statements import child_nodes
 from .cold import cold_caller
 from .info import TOKEN_TABLE, ClassInfo, FunctionInfo, Scopes
 from .held import held_attributes
-from .naming import _STDLIB, called_instances
+from .naming import _STDLIB, called_instances, constructed
 
 
 def resolve_import(target: str, module: str, is_package: bool) -> str:
@@ -86,6 +86,10 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
             text = "\n".join(lines[node.lineno - 1:node.end_lineno])
             for name in called_instances(text, callable_here):
                 out.add((aliases[name] if name in aliases else f"{module}.{name}") + ".__call__")
+            # `Interval(ts[0], ts[-1])`: its `__init__` runs here, if the project's class is no
+            # nn.Module (reach.Hierarchy decides; an imported function has no `__init__`)
+            for name in constructed(text, callable_here.intersection(aliases, names)):
+                out.add(aliases[name] + ".__init__")
         return out
 
     exports = {}

@@ -78,3 +78,22 @@ def _parts(node) -> list:
     if type(node) is ast.Name or type(node) is ast.Attribute:
         return [node]
     return []
+
+
+def declared_here(cls, lines: list[str], scopes) -> dict:
+    """attribute -> the classes of this module whose instances `cls` may hold there from a
+    declared parameter (`self.bm = bm`, `bm: BaseBrownian`): the class and its subclasses
+    here (dynamic dispatch: calling `self.bm(...)` may run any of their `__call__`)."""
+    classes = scopes.classes
+
+    def here(node):
+        return node.id if type(node) is ast.Name and node.id in classes else None
+    out = {}
+    for attr, found in held_attributes(cls, lines, here).items():
+        for name, dispatch in found.items():
+            if dispatch and name in classes:
+                target = classes[name]
+                for c in [target, *scopes.subclasses(target)]:
+                    if c not in out.setdefault(attr, []):
+                        out[attr].append(c)
+    return out
