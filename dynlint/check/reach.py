@@ -9,7 +9,7 @@ gathers them) and nothing else.
 """
 from __future__ import annotations
 
-from ..project.index import canonical, direct_subclasses, reexported
+from ..project.index import canonical, direct_subclasses, held_along_bases, reexported
 
 
 def resolve(all_facts, why: dict | None = None) -> list:
@@ -343,21 +343,9 @@ class Hierarchy:
         what `Class` or its bases store in `attr`; of a class declared (`bm: BaseBrownian`),
         every override in its subclasses too, as any of their instances may be held."""
         cls, _, attr = owner.rpartition(".")
-        todo_classes, seen = [cls], set()
-        while todo_classes and len(seen) <= _REEXPORT_HOPS:
-            c = todo_classes.pop()
-            if c in seen:
-                continue
-            seen.add(c)
-            for target, dispatch in self.held.get(c, {}).get(attr, ()):
-                if target[0] == ".":
-                    continue
-                target = canonical(target, self.aliases)
-                todo.append((f"{target}.__call__", name) if dispatch else
-                            (f"{target}.__call__", name, True))
-            entry = self.classes.get(c)
-            if entry is not None:
-                todo_classes.extend(entry[0])
+        for target, dispatch in held_along_bases(self.held, self.classes, cls, attr, self.aliases):
+            todo.append((f"{target}.__call__", name) if dispatch else
+                        (f"{target}.__call__", name, True))
 
     def _overrides(self, cls: str) -> dict:
         """Method name -> the subclasses of `cls` that define it: built once per class, as a

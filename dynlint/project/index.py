@@ -118,24 +118,14 @@ class Index:
 
     def _held_calls(self, key: str) -> tuple:
         owner, _, attr = key.rpartition(".")
-        out, seen, todo = [], set(), [canonical(owner, self.aliases)]
-        while todo and len(seen) <= _DEPTH:
-            cls = todo.pop()
-            if cls in seen:
-                continue
-            seen.add(cls)
-            for target, dispatch in self.held.get(cls, {}).get(attr, ()):
-                if target[0] == ".":
-                    continue
-                target = canonical(target, self.aliases)
-                for c in [target, *(self._descendants(target) if dispatch else ())]:
-                    where = self.definition(f"{c}.__call__") if c == target or \
-                        "__call__" in self.classes.get(c, ((), ()))[1] else None
-                    if where is not None and where not in out:
-                        out.append(where)
-            entry = self.classes.get(cls)
-            if entry is not None:
-                todo.extend(b for b in entry[0] if type(b) is str)
+        out = []
+        for target, dispatch in held_along_bases(self.held, self.classes, owner, attr,
+                                                 self.aliases):
+            for c in [target, *(self._descendants(target) if dispatch else ())]:
+                where = self.definition(f"{c}.__call__") if c == target or \
+                    "__call__" in self.classes.get(c, ((), ()))[1] else None
+                if where is not None and where not in out:
+                    out.append(where)
         return tuple(out)
 
     def overrides(self, key: str) -> tuple:
@@ -283,6 +273,24 @@ class Index:
         target = reexported(key, self.aliases)
         if target is not None:
             self.needed(target, candidates, out, depth + 1)
+
+
+def held_along_bases(held: dict, classes: dict, cls: str, attr: str, aliases: dict) -> list:
+    """[(class, any subclass's)] that the project's class `cls` or its bases store in `attr`
+    (the class facts' held map, `scopes/held.py`; a method stored there, `.m`, left out)."""
+    out, seen, todo = [], set(), [canonical(cls, aliases)]
+    while todo and len(seen) <= _DEPTH:
+        c = todo.pop()
+        if c in seen:
+            continue
+        seen.add(c)
+        for target, dispatch in held.get(c, {}).get(attr, ()):
+            if target[0] != ".":
+                out.append((canonical(target, aliases), dispatch))
+        entry = classes.get(c)
+        if entry is not None:
+            todo.extend(canonical(b, aliases) for b in entry[0] if type(b) is str)
+    return out
 
 
 def canonical(name: str, aliases: dict) -> str:
