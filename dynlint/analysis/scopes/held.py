@@ -26,28 +26,44 @@ def held_attributes(cls, lines: list[str], qualname) -> dict:
     for exactly that class (a constructor call); or `.m` for a method of the class stored
     there (`self.step = self.additive_step`)}."""
     out: dict = {}
+    declared: dict = {}
+    for attr, name, how, node in stores(cls, lines):
+        if how is None:
+            out.setdefault(attr, {}).setdefault(name, False)
+        elif how == ".":
+            out.setdefault(attr, {})["." + name] = True
+        else:
+            params = declared.get(id(node))
+            if params is None:
+                params = declared[id(node)] = _declared_classes(node.args, qualname)
+            for c in params.get(name, ()):
+                out.setdefault(attr, {})[c] = True
+    return out
+
+
+def stores(cls, lines: list[str]) -> list:
+    """(attribute, name, how, method node) for each store the class's methods make, read once
+    per class: how None for `self.x = C(...)`, "." for `self.x = self.m` (a method of the
+    class), "=" for `self.x = name` (a parameter, maybe declared a class)."""
+    found = cls.held_text
+    if found is not None:
+        return found
+    found = []
     for infos in cls.methods.values():
         for m in infos:
             node = m.node
             text = "\n".join(lines[node.lineno - 1:node.end_lineno])
             if "self." not in text:
                 continue
-            for attr, name in _HELD_INSTANCE.findall(text):
-                out.setdefault(attr, {}).setdefault(name, False)
-            declared = None
-            for attr, name in _HELD_NAME.findall(text):
-                if name == "self":
-                    continue
-                if declared is None:
-                    declared = _declared_classes(node.args, qualname)
-                for c in declared.get(name, ()):
-                    out.setdefault(attr, {})[c] = True
-            for attr, name in _METHOD_ALIAS.findall(text):
-                if name in cls.methods and attr != name:
-                    # `self.step = self.additive_step`: calling `self.step(...)` on this
-                    # object runs `additive_step` (an override chosen at construction)
-                    out.setdefault(attr, {})["." + name] = True
-    return out
+            found += [(attr, name, None, node) for attr, name in _HELD_INSTANCE.findall(text)]
+            found += [(attr, name, "=", node) for attr, name in _HELD_NAME.findall(text)
+                      if name != "self"]
+            # `self.step = self.additive_step`: calling `self.step(...)` on this object runs
+            # `additive_step` (an override chosen at construction)
+            found += [(attr, name, ".", node) for attr, name in _METHOD_ALIAS.findall(text)
+                      if name in cls.methods and attr != name]
+    cls.held_text = found
+    return found
 
 
 def _declared_classes(args: ast.arguments, qualname) -> dict:

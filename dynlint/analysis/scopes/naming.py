@@ -86,8 +86,13 @@ def constructed_classes(classes: dict) -> dict:
 def constructed(text: str, classes) -> set:
     """The names in `classes` that `text` calls (`Interval(ts[0], ts[-1])`), but in a `raise`
     (an exception's constructor runs once, on the error path)."""
-    return {name for name in classes if re.search(
-        r"(?<![\w.])(?<!raise )" + re.escape(name) + r"\s*\(", text)}
+    if not classes:
+        return set()
+    return {name for name in _NAME_CALLED.findall(text) if name in classes}
+
+
+# `name(`: a bare name called, not an attribute, not after `raise`.
+_NAME_CALLED = re.compile(r"(?<![\w.])(?<!raise )([A-Za-z_]\w*)\s*\(")
 
 
 _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ()))
