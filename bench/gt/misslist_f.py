@@ -9,8 +9,8 @@ from __future__ import annotations
 _SMP = "segmentation_models_pytorch/"
 _SDE = "torchsde/"
 ONE_HOT = "by design: one_hot label check (DYN217, --target hpu)"
-CTOR = "scope: constructor of a plain class called in the step is cold by name (`__init__`)"
-CALL = "scope: `__call__` of a plain object called in the step is not reached"
+CTOR = "scope: constructor of a plain class built in library code, its base in another file"
+CALL = "kinds: a parameter rebound on a path the step does not take (`ta = self._start`)"
 
 DIAGNOSES_F = {
     (_SMP + "losses/dice.py", "F.one_hot"): (
@@ -38,16 +38,19 @@ DIAGNOSES_F = {
         "`if t0 > t1:` / `t0 = float(t0)` / `t1 = float(t1)` in `BrownianInterval.__init__` (`t0: Optional[Scalar]`, "
         "`Scalar = Union[float, Tensor]`): `sdeint`'s `check_contract` builds the default Brownian motion from "
         "`ts[0]`, `ts[-1]` on every solve (and users build it from them in the step), so the constructor runs in "
-        "the step; `__init__` is cold by name. A fixture whose `forward` builds `Interval(ts[0], ts[-1])` is "
-        "missed too. (`check_contract` itself is neutral: `sdeint` is a library function only user code calls)"),
+        "the step. Since attr27 a plain class built in model code runs its `__init__` there (a fixture whose "
+        "`forward` builds `Interval(ts[0], ts[-1])` is flagged, tests/test_held_attribute_calls.py), but here "
+        "the class's base `BaseBrownian` is in another file (its file alone cannot tell it is no module, so "
+        "`__init__` stays cold) and `check_contract` is neutral library code (`sdeint` is a library function "
+        "only user code calls), not model code"),
     (_SDE + "_brownian/brownian_interval.py", "__call__"): (
         CALL,
-        "`ta = float(ta)` / `tb = float(tb)` in `BrownianInterval.__call__`, reached from every solver step as "
-        "`self.bm(t0, t1)` with `t0`, `t1` 0-d tensors from `ts`: neutral, because a call of an instance is not "
-        "resolved to its class's `__call__` (here `self.bm`, set from the solver's `bm: BaseBrownian` parameter, "
-        "whose subclass BrownianInterval defines `__call__`). The kinds would follow: a fixture calling a plain "
-        "function `increment(t0, t1)` from a `forward` gets DYN203 on its `float(ta)`; the same body as "
-        "`Interval.__call__` called as `self.bm(t0, t1)` or as a local `bm(t0, t1)` is missed"),
+        "`ta = float(ta)` in `BrownianInterval.__call__`, reached from every solver step as `self.bm(t0, t1)` "
+        "with `t0`, `t1` 0-d tensors from `ts`. Since attr27 the call is followed (`self.bm = bm`, `bm: "
+        "BaseBrownian`, stored by the solvers' base in another file: every subclass's `__call__`; the base's "
+        "`integrate` passes `self.step(curr_t, next_t, ...)` to the solvers' `step` overrides) and "
+        "`tb = float(tb)` (597) is flagged DYN203. `ta` is not: on the point-evaluation path (`if tb is None: "
+        "ta, tb = self._start, ta`) it is rebound to a float, and after the `if` the walk keeps either"),
 }
 
 FP_F: dict = {}

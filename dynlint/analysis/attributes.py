@@ -18,6 +18,7 @@ from . import kinds as K
 from .annotations import annotation_kind
 from .bindings import last_values
 from .kinds import BOOL, HOST, TENSOR, UNKNOWN
+from .scopes.held import declared_here
 from .statements import statements
 from .text import mentions
 
@@ -102,11 +103,21 @@ def _held(analyzer, cls) -> dict:
     if len(classes) < 2:
         return out              # no other class of this file to hold
     mixed = set()
+    declared = None
     for name, value in _class_assignments(analyzer, cls):
         for v in [value.body, value.orelse] if type(value) is ast.IfExp else [value]:
             if type(v) is ast.Constant and v.value is None:
                 continue
             v = _moved(v)
+            if type(v) is ast.Name:
+                # `self.bm = bm`, `bm: BaseBrownian` of this file: it or any subclass here
+                if declared is None:
+                    declared = declared_here(cls, analyzer.lines, analyzer.scopes)
+                for held in declared.get(name, ()):
+                    if held not in out.setdefault(name, []):
+                        out[name].append(held)
+                if name in declared:
+                    continue
             held = classes.get(v.func.id) if type(v) is ast.Call and \
                 type(v.func) is ast.Name else None
             if held is None:

@@ -43,6 +43,12 @@ def facts(analyzer, test: ast.AST, truth: bool, containers: bool = False) -> dic
         return {} if name is None else {name: TENSOR | K.BOOL}
     if t is not ast.Call:
         return {}
+    if not truth:
+        # `if hasattr(x, "tolist"): x = x.tolist()`: where the test fails, x is no tensor
+        # (every tensor has the attribute). Where it holds, numpy arrays and lists may too.
+        name = _tensor_attribute_test(analyzer, test)
+        if name is not None:
+            return {name: NOT}
     name, kind = _type_test(analyzer, test, containers)
     if name is None:
         return {}
@@ -54,6 +60,22 @@ def facts(analyzer, test: ast.AST, truth: bool, containers: bool = False) -> dic
             return {name: NOT}
         return {}
     return {name: kind}
+
+
+def _tensor_attribute_test(analyzer, call: ast.Call):
+    """`x` for `hasattr(x, "a")` where every tensor has the attribute `a`."""
+    f, args = call.func, call.args
+    if type(f) is ast.Name and f.id == "hasattr" and len(args) == 2 and not call.keywords and \
+            type(args[0]) is ast.Name and type(args[1]) is ast.Constant and \
+            args[1].value in _TENSOR_ATTRIBUTES and "hasattr" not in analyzer.imports:
+        return args[0].id
+    return None
+
+
+# Attributes every tensor has (numpy arrays and others may share some: a test that holds
+# proves nothing).
+_TENSOR_ATTRIBUTES = K.HOST_METHODS | K.TENSOR_ONLY_METHODS | K.TENSOR_ATTRS | frozenset(
+    {"shape", "dtype", "device", "ndim", "dim", "size", "numel", "numpy", "is_cuda"})
 
 
 def _type_test(analyzer, call: ast.Call, containers: bool):

@@ -23,6 +23,8 @@ from .bindings import _binds, bound_values, last_values
 from .kinds import BOOL, HOST, NOT, PROBABLE, TENSOR, UNKNOWN
 from .registries import built_from_registry, registries
 from .scopes.crossfile import resolve_import
+from .scopes.held import held_attributes
+from .scopes.naming import constructed_classes
 from .scopes.info import TOKEN_TABLE
 
 
@@ -84,6 +86,9 @@ class LocalCalls:
         f, scopes = node.func, self.a.scopes
         if type(f) is ast.Name:
             found = scopes.module_functions.get(f.id)
+            if not found and f.id in scopes.classes:
+                # `Interval(ts[0], ts[-1])` of a plain class of this file: its `__init__`
+                found = constructed_classes({f.id: scopes.classes[f.id]}).get(f.id)
             return found[0] if found and len(found) == 1 else None
         if type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id == "self":
             cls = self._own_class()
@@ -112,6 +117,12 @@ class LocalCalls:
         self.params[id(info)] = dict(params)
         self.infos[id(info)] = info
         self.returns[id(info)] = []
+        if id(info) in self.done and info.parent is None and self.out_calls:
+            # Walked again with what its callers taught: its calls into other files pass what
+            # it now knows (`Euler.step`'s `self.bm(t0, t1)` once `t0` is a 0-d tensor), not
+            # also what the first walk passed (a bare veto).
+            for per in self.out_calls.values():
+                per.pop(info.qualname, None)
         return self.overrides.get(id(info), {})
 
     def leave(self, info) -> None:
@@ -132,7 +143,13 @@ class LocalCalls:
         if info is not None and type(f) is ast.Attribute and type(f.value) is ast.Name and \
                 f.value.id == "self":
             infos += self._overrides(f.attr)
-            self._template_site(node, f.attr)
+            cls = self._own_class()
+            if cls is not None and cls.module_state is False and self.a.module_name:
+                # A template method of a plain class (`integrate` calling `self.step(t0, t1,
+                # y)`): the overrides in subclasses of other files get the site too ("^":
+                # dispatched to them, crossfile._incoming). Not of a module: its methods' calls
+                # are many, and a model's hooks are overridden in its own file.
+                self._out_site(node, f"^{self.a.module_name}.{cls.name}.{f.attr}")
         if not infos:
             built = self.from_registry(f.value.id) if type(f) is ast.Attribute and \
                 type(f.value) is ast.Name else ()
@@ -393,15 +410,6 @@ class LocalCalls:
                 out.append(methods[0])
         return out
 
-    def _template_site(self, node: ast.Call, attr: str) -> None:
-        """`self.m(...)` in a method of a class of the file: its site under `module.Class.m`
-        too, for the overrides of `m` in subclasses of other files (`_overrides` gives this
-        file's; crossfile._incoming those, a template method such as `integrate` calling
-        `self._advance(t[i])`, implemented in another file)."""
-        cls, module = self._own_class(), self.a.module_name
-        if cls is not None and module is not None and self.a.scopes.classes.get(cls.name) is cls:
-            self._out_site(node, f"{module}.{cls.name}.{attr}", bound=True)
-
     def _called(self, cls, attr: str) -> list:
         """What calling the instances `cls` holds in `self.attr` runs: each class's
         `__call__`, or `forward` where it has none (an `nn.Module`); [] if one has neither."""
@@ -445,6 +453,10 @@ class LocalCalls:
                     # `self.assigner(...)` holding an instance of a class of another file:
                     # its `__call__` (the index falls back to an `nn.Module`'s `forward`).
                     target = held[0] + ".__call__"
+                elif cls is not None and not found and self._declared(cls, f.attr):
+                    # `self.bm(t0, t1)` with `self.bm = bm`, `bm: BaseBrownian` imported: the
+                    # index runs the `__call__` of that class and of its subclasses.
+                    target = f"{module}.{cls.name}.{f.attr}"
                 elif outside is not None:       # already resolved by the imports
                     target = outside + "." + f.attr
             elif name in a.imports:
@@ -463,6 +475,25 @@ class LocalCalls:
             found = self._keys[target] = resolve_import(target, module,
                                                         getattr(a, "is_package", False))
         return found
+
+    def _declared(self, cls, attr: str) -> bool:
+        """Whether `cls` stores in `attr` a parameter declared an imported class."""
+        table = self.__dict__.setdefault("_declared_holds", {})
+        found = table.get(id(cls))
+        if found is None:
+            a = self.a
+            imports = a.imports
+
+            def imported(node):         # a class imported from elsewhere (not torch's)
+                head = node
+                while type(head) is ast.Attribute:
+                    head = head.value
+                return "x" if type(head) is ast.Name and head.id in imports and \
+                    not (imports[head.id] + ".").startswith(_OUTSIDE) else None
+            found = table[id(cls)] = {
+                attr for attr, held in held_attributes(cls, a.lines, imported).items()
+                if any(held.values())}
+        return attr in found
 
     def exported(self) -> dict:
         """The return summaries other files may use, of module-level functions and methods of

@@ -129,7 +129,7 @@ class Analyzer(PathJoins, KindInference):
             # (`Class.static_method(...)` of a class of this file included.)
             # Calls into other files too (imported names, `self.x.m(...)`): their sites.
             if (type(f) is ast.Name and (f.id in self.scopes.module_functions or
-                                         f.id in self.imports)) or \
+                                         f.id in self.imports or f.id in self.scopes.classes)) or \
                     (type(f) is ast.Attribute and
                      ((type(f.value) is ast.Name and
                        (f.value.id == "self" or f.value.id in self.scopes.classes or

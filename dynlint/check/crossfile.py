@@ -143,15 +143,15 @@ def _incoming(index, walking: list, first: dict) -> dict:
     passed: dict = {}       # callee -> [(calling module, {function: sites})]
     for facts in walking:
         for key, per_function in facts.calls.items():
-            callee = index.definition(key)
-            if callee in opens:     # (a file's own sites: `_callers` leaves it out)
-                passed.setdefault(callee, []).append((facts.module, per_function))
-            if key.startswith(facts.module + "."):
-                # `self.m(...)` in a class of the file (summaries._template_site): the
-                # overrides of `m` in its subclasses of other files run for their instances.
-                for other in index.overrides(key):
-                    if other in opens and not other.startswith(facts.module + "."):
-                        passed.setdefault(other, []).append((facts.module, per_function))
+            # (`self.bm(t0, t1)`, `bm` stored by the class or a base: each `__call__` it may run;
+            # "^": `self.step(...)` in a plain class's method, the overrides of its subclasses)
+            callee = index.definition(key) if key[0] != "^" else None
+            if callee is not None and callee not in opens and callee + ".__init__" in opens:
+                callee += ".__init__"       # `Interval(ts[0], ts[-1])`: its constructor
+            for callee in (callee,) if callee is not None else \
+                    index.held_calls(key) if key[0] != "^" else index.overrides(key[1:]):
+                if callee in opens:     # (a file's own sites: `_callers` leaves it out)
+                    passed.setdefault(callee, []).append((facts.module, per_function))
     out = {}
     for callee, entries in passed.items():
         if all(site == 0 for _, per in entries for sites in per.values() for site in sites):
@@ -229,10 +229,15 @@ def _callers(index, module: str, name: str) -> frozenset:
         # A method runs for the subclasses' instances too (built elsewhere, through a
         # registry: registries.py); their importers count while the total stays small.
         more = found | index.subclass_importers(f"{module}.{owner}")
-        if len(more) <= MAX_CALLER_FILES:
-            found = more
-        # Its bases' methods may call it through `self` (a template method).
-        more = found | index.ancestor_modules(f"{module}.{owner}", name.rpartition(".")[2])
+        # An instance held in an attribute is called by the holder's methods (`self.bm(t0,
+        # t1)`), in its module and in those of its subclasses (torchsde's solvers).
+        for holder, _ in index.holders(f"{module}.{owner}") if index.held else ():
+            hm = index.module_of(holder, index.modules)
+            if hm is not None:
+                more = more | ({hm} - {module}) | index.importers(hm, holder[len(hm) + 1:]) | \
+                    index.subclass_importers(holder)
+        # A base's method calls the override through `self` (`self.step(...)`): its module.
+        more = more | (index.base_modules(f"{module}.{owner}") - {module})
         if len(more) <= MAX_CALLER_FILES:
             found = more
     return found if len(found) <= MAX_CALLER_FILES else frozenset()

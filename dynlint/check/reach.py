@@ -9,7 +9,7 @@ gathers them) and nothing else.
 """
 from __future__ import annotations
 
-from ..project.index import canonical, direct_subclasses, reexported
+from ..project.index import canonical, direct_subclasses, held_along_bases, reexported
 
 
 def resolve(all_facts, why: dict | None = None) -> list:
@@ -218,6 +218,9 @@ def _reach(all_facts, why: dict | None) -> set:
         static = len(item) > 2 and item[2]
         if name in dispatched or (static and name in model):
             continue
+        if name.endswith(".__init__") and classes.is_module(name[:-9]) is not False and \
+                name[:-9] in classes.classes:
+            continue        # a module is built once, at setup: only a plain object's runs here
         model.add(name)
         if not static:
             dispatched.add(name)
@@ -231,7 +234,7 @@ def _reach(all_facts, why: dict | None) -> set:
         target = _reexported(name, aliases, hops)
         if target is not None:
             todo.append((target, name, static))
-        if classes.children:
+        if classes.children or classes.held:
             classes.methods_of(name, todo, static)
     return model
 
@@ -255,6 +258,7 @@ class Hierarchy:
         self.own: dict = {}         # class -> 1: an nn.Module by its own bases, 0: if a base
                                     # is, -1: unknown (scopes.class_facts)
         self.deferred: list = []    # (class, module, {method qualname: also when unknown})
+        self.held: dict = {}        # class -> {attribute: [[class held, any subclass's], ...]}
         for facts in all_facts:
             for name, entry in facts.classes.items():
                 if type(entry) is not list or len(entry) < 2:
@@ -266,7 +270,10 @@ class Hierarchy:
                     self.own[full] = entry[2]
                     if entry[3]:
                         self.deferred.append((full, facts.module, entry[3]))
+                if len(entry) >= 6 and type(entry[5]) is dict:
+                    self.held[full] = entry[5]
         # class -> direct subclasses (bases are canonical already: the map adds no hop)
+        self.aliases = aliases
         self.children: dict = direct_subclasses(
             ((name, bases) for name, (bases, _) in self.classes.items()), aliases)
         self._below: dict = {}
@@ -331,11 +338,23 @@ class Hierarchy:
         found in a mixin it shares with pipelines does not reach the pipelines' `__call__`)."""
         owner, _, attr = name.rpartition(".")
         entry = self.classes.get(owner)
+        if entry is None and attr == "__call__" and self.held:
+            self._held_call(owner, name, todo)
+            return
         if entry is not None and attr not in entry[1]:
             todo.extend((f"{base}.{attr}", name, True) for base in entry[0])
         if not inherited and owner in self.children:
             for sub in self._overrides(owner).get(attr, ()):
                 todo.append((f"{sub}.{attr}", ("override of", name)))
+
+    def _held_call(self, owner: str, name: str, todo: list) -> None:
+        """`Class.attr.__call__` (`self.bm(t0, t1)` in a method of `Class`): the `__call__` of
+        what `Class` or its bases store in `attr`; of a class declared (`bm: BaseBrownian`),
+        every override in its subclasses too, as any of their instances may be held."""
+        cls, _, attr = owner.rpartition(".")
+        for target, dispatch in held_along_bases(self.held, self.classes, cls, attr, self.aliases):
+            todo.append((f"{target}.__call__", name) if dispatch else
+                        (f"{target}.__call__", name, True))
 
     def _overrides(self, cls: str) -> dict:
         """Method name -> the subclasses of `cls` that define it: built once per class, as a

@@ -261,7 +261,7 @@ class Engine:
                 from ..analysis.scopes.crossfile import class_facts, cross_file_facts, project_imports
                 facts.exports, facts.model_refs = cross_file_facts(analyzer.scopes, lines,
                                                                    module, is_package, tree)
-                facts.classes, facts.aliases = class_facts(analyzer.scopes, module, is_package)
+                facts.classes, facts.aliases = class_facts(analyzer.scopes, module, is_package, lines)
                 facts.demands = {k: sorted(v) for k, v in sorted(analyzer.calls.demands.items())}
                 facts.opens = analyzer.calls.opens()
                 facts.imports = project_imports(analyzer.scopes, module, is_package)
@@ -290,7 +290,7 @@ class Engine:
         lines = split_lines(source)
         scopes = index_module(tree, lines, module=module, defer=True)
         facts.exports, facts.model_refs = cross_file_facts(scopes, lines, module, is_package, tree)
-        facts.classes, facts.aliases = class_facts(scopes, module, is_package)
+        facts.classes, facts.aliases = class_facts(scopes, module, is_package, lines)
         facts.imports = project_imports(scopes, module, is_package)
         scopes.release()
         return facts

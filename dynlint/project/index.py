@@ -20,6 +20,7 @@ class Index:
         self.classes: dict = {}
         self.zero_d: dict = {}      # `module.Class.method` -> parameters declared `int | Tensor`
         self.aliases: dict = {}
+        self.held: dict = {}        # class -> {attribute: [[class held, any subclass's], ...]}
         self.modules: set = set()
         self._answers: dict = {}    # lookup's answers until a file's summaries change
         self._all = list(all_facts)  # every file of the project (their imports do not change)
@@ -37,6 +38,8 @@ class Index:
                 if type(entry) is list and len(entry) >= 5 and type(entry[4]) is dict:
                     for method, params in entry[4].items():
                         self.zero_d[f"{module}.{name}.{method}"] = frozenset(params)
+                if type(entry) is list and len(entry) >= 6 and type(entry[5]) is dict:
+                    self.held[f"{module}.{name}"] = entry[5]
             if facts.aliases:
                 self.aliases[module] = facts.aliases
 
@@ -103,6 +106,89 @@ class Index:
             return self._definition(target, depth + 1)
         return key if self.module_of(key, self.modules) is not None else None
 
+    def held_calls(self, key: str) -> tuple:
+        """What a call of an attribute runs (`self.bm(t0, t1)`: `module.Class.bm`, as the
+        caller names it): the `__call__` (a module's `forward`) of each class that `Class` or
+        its bases store in `bm`, and for a class declared (`bm: BaseBrownian`) the override in
+        each of its subclasses too (any of their instances may be held). () when none."""
+        found = self._defined.get(("held", key))
+        if found is None:
+            found = self._defined[("held", key)] = self._held_calls(key) if self.held else ()
+        return found
+
+    def _held_calls(self, key: str) -> tuple:
+        owner, _, attr = key.rpartition(".")
+        out = []
+        for target, dispatch in held_along_bases(self.held, self.classes, owner, attr,
+                                                 self.aliases):
+            for c in [target, *(self._descendants(target) if dispatch else ())]:
+                where = self.definition(f"{c}.__call__") if c == target or \
+                    "__call__" in self.classes.get(c, ((), ()))[1] else None
+                if where is not None and where not in out:
+                    out.append(where)
+        return tuple(out)
+
+    def overrides(self, key: str) -> tuple:
+        """`module.Class.m` called through `self` in `Class`: the `m` of each subclass of
+        `Class` that defines one (its own: a template method's hooks)."""
+        found = self._defined.get(("overrides", key))
+        if found is None:
+            owner, _, attr = key.rpartition(".")
+            owner = canonical(owner, self.aliases)
+            # (and a method a subclass stores under the name: `self.step = self.additive_step`)
+            found = self._defined[("overrides", key)] = tuple(
+                f"{c}.{m}" for c in self._descendants(owner)
+                for m in [attr, *(t[1:] for t, _ in self.held.get(c, {}).get(attr, ())
+                                  if t[0] == ".")]
+                if m in self.classes.get(c, ((), ()))[1])
+        return found
+
+    def base_modules(self, cls: str) -> set:
+        """The modules defining the project's bases of `cls` (at any depth)."""
+        found = self._defined.get(("bases", cls))
+        if found is None:
+            found, seen, todo = set(), {cls}, [(cls, 0)]
+            while todo:
+                c, depth = todo.pop()
+                for b in self.classes.get(c, ((), ()))[0]:
+                    b = canonical(b, self.aliases) if type(b) is str else None
+                    if b is not None and b not in seen and depth <= _DEPTH:
+                        seen.add(b)
+                        todo.append((b, depth + 1))
+                        m = self.module_of(b, self.modules)
+                        if m is not None:
+                            found.add(m)
+            self._defined[("bases", cls)] = found
+        return found
+
+    def holders(self, cls: str) -> list:
+        """The classes whose attributes may hold an instance of the project's class `cls`
+        (exactly, or as a subclass of a class declared there): `(holder, attribute)`."""
+        table = self._defined.get("holders")
+        if table is None:
+            table = self._defined["holders"] = {}
+            for holder, attrs in self.held.items():
+                for attr, found in attrs.items():
+                    for target, dispatch in found:
+                        if target[0] == ".":
+                            continue
+                        target = canonical(target, self.aliases)
+                        for c in [target, *(self._descendants(target) if dispatch else ())]:
+                            table.setdefault(c, []).append((holder, attr))
+        return table.get(cls, [])
+
+    def _descendants(self, cls: str) -> list:
+        children = self.children
+        out, seen, todo = [], {cls}, [(cls, 0)]
+        while todo:
+            c, depth = todo.pop()
+            for sub in children.get(c, ()):
+                if sub not in seen and depth <= _DEPTH:
+                    seen.add(sub)
+                    out.append(sub)
+                    todo.append((sub, depth + 1))
+        return out
+
     def importers(self, module: str, name: str) -> frozenset:
         """The modules of the project that import `module` or its `name` (directly or
         through re-exports): those that can call what `module` defines under `name`."""
@@ -162,55 +248,6 @@ class Index:
         found = self._defined[key] = frozenset(out)
         return found
 
-    def _descendants(self, cls: str):
-        """The project's subclasses of `cls`, at any depth (each once)."""
-        children = self.children
-        seen, todo = {cls}, [(cls, 0)]
-        while todo:
-            c, depth = todo.pop()
-            for sub in children.get(c, ()):
-                if sub in seen or depth > _DEPTH:
-                    continue
-                seen.add(sub)
-                todo.append((sub, depth + 1))
-                yield sub
-
-    def overrides(self, key: str) -> tuple:
-        """The methods that override `key` (`module.Class.m`) in the project's subclasses of
-        the class, at any depth: what `self.m(...)` in the class's code may run."""
-        found = self._defined.get(("overrides", key))
-        if found is not None:
-            return found
-        owner, _, attr = key.rpartition(".")
-        out = [f"{sub}.{attr}" for sub in self._descendants(owner)
-               if attr in self.classes.get(sub, ((), ()))[1]]
-        found = self._defined[("overrides", key)] = tuple(sorted(out))
-        return found
-
-    def ancestor_modules(self, cls: str, attr: str) -> frozenset:
-        """The modules defining the project's classes `cls` derives from (at any depth) that
-        define `attr` too: their methods may call `cls`'s override of it through `self`
-        (`overrides`; the call is followed where the caller's file defines the method)."""
-        found = self._defined.get(("ancestors", cls, attr))
-        if found is not None:
-            return found
-        out: set = set()
-        seen, todo = {cls}, [(cls, 0)]
-        while todo:
-            c, depth = todo.pop()
-            entry = self.classes.get(c)
-            for base in entry[0] if entry is not None and depth <= _DEPTH else ():
-                base = canonical(base, self.aliases) if type(base) is str else None
-                if base is None or base in seen or base not in self.classes:
-                    continue
-                seen.add(base)
-                todo.append((base, depth + 1))
-                module = self.module_of(base, self.modules)
-                if module is not None and attr in self.classes[base][1]:
-                    out.add(module)
-        found = self._defined[("ancestors", cls, attr)] = frozenset(out)
-        return found
-
     def module_of(self, key: str, candidates) -> str | None:
         """The longest prefix of `key` that names a module among `candidates`."""
         parts = key.split(".")
@@ -239,6 +276,24 @@ class Index:
         target = reexported(key, self.aliases)
         if target is not None:
             self.needed(target, candidates, out, depth + 1)
+
+
+def held_along_bases(held: dict, classes: dict, cls: str, attr: str, aliases: dict) -> list:
+    """[(class, any subclass's)] that the project's class `cls` or its bases store in `attr`
+    (the class facts' held map, `scopes/held.py`; a method stored there, `.m`, left out)."""
+    out, seen, todo = [], set(), [canonical(cls, aliases)]
+    while todo and len(seen) <= _DEPTH:
+        c = todo.pop()
+        if c in seen:
+            continue
+        seen.add(c)
+        for target, dispatch in held.get(c, {}).get(attr, ()):
+            if target[0] != ".":
+                out.append((canonical(target, aliases), dispatch))
+        entry = classes.get(c)
+        if entry is not None:
+            todo.extend(canonical(b, aliases) for b in entry[0] if type(b) is str)
+    return out
 
 
 def canonical(name: str, aliases: dict) -> str:

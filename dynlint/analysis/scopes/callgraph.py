@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 from ..steploops import calls_held
+from .held import _HELD_NAME, declared_here
 from .info import ClassInfo, FunctionInfo, Scopes
-from .naming import _COLD_FUNC, _HELD_INSTANCE, called_instances
+from .naming import _COLD_FUNC, _HELD_INSTANCE, called_instances, constructed, constructed_classes
 
 
 class _CallGraph:
@@ -33,9 +34,22 @@ class _CallGraph:
                 if info is not None:
                     for name in ("__call__", "forward"):
                         self.held.setdefault(attr, []).extend(info.methods.get(name, ()))
+            text = "\n".join(lines)
+            if any(f": {n}" in text or f"[{n}" in text for n in classes) and \
+                    _HELD_NAME.search(text):
+                # `self.bm = bm`, `bm: BaseBrownian` of this file: the `__call__` of it and of
+                # its subclasses here
+                for info in classes.values():
+                    for attr, held in declared_here(info, lines, scopes).items():
+                        for c in held:
+                            self.held.setdefault(attr, []).extend(c.methods.get("__call__", ()))
         # classes of this file with a `__call__` (an instance bound to a local and called)
         self.callable_classes = {name: info.methods["__call__"] for name, info in classes.items()
                                  if "__call__" in info.methods}
+        # classes of this file known to be no nn.Module, with an `__init__`: built in the step
+        # (`Interval(ts[0], ts[-1])` in a `forward`), their constructor runs there (a module is
+        # built once, at setup; a data class is cold whoever builds it)
+        self.constructed = constructed_classes(classes)
         self._holds: dict[tuple, bool] = {}
         self._callees: dict[int, list[FunctionInfo]] = {}
         self.scopes = scopes
@@ -69,6 +83,11 @@ class _CallGraph:
             text = "\n".join(self.lines[node.lineno - 1:node.end_lineno])
             for name in called_instances(text, self.callable_classes, mentioned):
                 out.extend(self.callable_classes[name])
+        if self.constructed and not self.constructed.keys().isdisjoint(names_here):
+            node = f.node
+            text = "\n".join(self.lines[node.lineno - 1:node.end_lineno])
+            for name in constructed(text, self.constructed):
+                out.extend(self.constructed[name])
         self._callees[id(f)] = out
         return out
 

@@ -10,7 +10,8 @@ from ..roles import Role
 from ..statements import walk
 from .callgraph import _CallGraph
 from .info import FunctionInfo, Scopes
-from .naming import _COLD_BASE, _COLD_CLASS, _COLD_FUNC
+from .held import stores
+from .naming import _COLD_BASE, _COLD_CLASS, _COLD_FUNC, _METHOD_ALIAS
 
 
 # Modules whose data structures live on the host only: a function that keeps a heap or
@@ -161,9 +162,12 @@ def _spread_cold(order: list[FunctionInfo], graph: _CallGraph, soft: set,
     parent, except in a memoized one (`memoized`), whose closures may run on every call."""
     callers: dict[int, set[int]] = {}
     by_id = {id(f): f for f in order}
+    # (`self.step = self.additive_step` is rare: one look at the module's text first)
+    aliasing = _METHOD_ALIAS.search("\n".join(graph.lines)) is not None
     for f in order:
+        stored = _stored_methods(f, graph.lines) if aliasing and f.cls is not None else ()
         for g in graph.callees(f):
-            if g is not f:
+            if g is not f and not (g.name in stored and g.cls is f.cls):
                 callers.setdefault(id(g), set()).add(id(f))
     changed = True
     while changed:
@@ -180,6 +184,14 @@ def _spread_cold(order: list[FunctionInfo], graph: _CallGraph, soft: set,
                 g.role = Role.COLD
                 soft.add(id(g))
                 changed = True
+
+
+def _stored_methods(f: FunctionInfo, lines: list[str]) -> frozenset:
+    """The methods `f` stores under another name of the object (`self.step =
+    self.additive_step` in `__init__`): handed on, not called; they run where `self.step(...)`
+    is called, so `f` is no caller of theirs."""
+    return frozenset(name for _, name, how, node in stores(f.cls, lines)
+                     if how == "." and node is f.node)
 
 
 # Names that say where code runs by what Python or the frameworks call them for (construction,

@@ -11,7 +11,8 @@ from ..roles import Role
 from ..statements import child_nodes
 from .cold import cold_caller
 from .info import TOKEN_TABLE, ClassInfo, FunctionInfo, Scopes
-from .naming import _HELD_INSTANCE, _STDLIB, called_instances
+from .held import held_attributes
+from .naming import _STDLIB, called_instances, constructed
 
 
 def resolve_import(target: str, module: str, is_package: bool) -> str:
@@ -86,6 +87,10 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
             text = "\n".join(lines[node.lineno - 1:node.end_lineno])
             for name in called_instances(text, callable_here, mentioned):
                 out.add((aliases[name] if name in aliases else f"{module}.{name}") + ".__call__")
+            # `Interval(ts[0], ts[-1])`: its `__init__` runs here, if the project's class is no
+            # nn.Module (reach.Hierarchy decides; an imported function has no `__init__`)
+            for name in constructed(text, callable_here.intersection(aliases, names)):
+                out.add(aliases[name] + ".__init__")
         return out
 
     exports = {}
@@ -344,13 +349,24 @@ def _self_refs(f: FunctionInfo, lines: list[str], module: str, stored: dict,
     holds = stored.get((id(cls), "held"))
     if holds is None:
         holds = stored[(id(cls), "held")] = _held_classes(cls, lines, module, aliases, classes)
-    if holds and not holds.keys().isdisjoint(attrs):
-        # `self.selector.select(...)`, `self.metric(...)` where `self.selector = Selector(...)`
-        # holds an instance of a class of this or another file: its method runs here.
+    if not holds.keys().isdisjoint(attrs) or not held.issuperset(attrs):
         text = "\n".join(lines[f.node.lineno - 1:f.node.end_lineno])
         for attr, method in _HELD_CALL.findall(text):
-            for target in holds.get(attr, ()):
-                out.add(f"{target}.{method or '__call__'}")
+            targets = holds.get(attr, {})
+            if not method and attr not in cls.methods and (
+                    attr not in held or any(d and t[0] != "." for t, d in targets.items())):
+                # `self.bm(t0, t1)` where a base stores `self.bm` (in another file), or where
+                # `bm: BaseBrownian` is stored: the cross-file step reads what the class or its
+                # bases hold there (`class_facts`), any subclass's `__call__` for a declared one.
+                out.add(f"{owner}.{attr}.__call__")
+            for target, dispatch in targets.items():
+                if target[0] == ".":
+                    continue
+                # `self.selector.select(...)`, `self.metric(...)` where `self.selector =
+                # Selector(...)` holds an instance of a class of this or another file: its
+                # method runs here.
+                if not dispatch:
+                    out.add(f"{target}.{method or '__call__'}")
     return out
 
 
@@ -360,26 +376,38 @@ _HELD_CALL = re.compile(r"self\.(\w+)(?:\.(\w+))?\s*\(")
 
 def _held_classes(cls: ClassInfo, lines: list[str], module: str, aliases: dict,
                   classes: dict) -> dict:
-    """attribute -> absolute names of the classes (of this file, or imported) whose
-    instances the class's methods store in it (`self.box_selector = BoxSelector(...)`)."""
+    """attribute -> {absolute name of a class (of this file, or imported) whose instances the
+    class's methods store in it: whether any subclass's may be held (see held.py)}."""
     out: dict = {}
-    for ms in cls.methods.values():
-        for m in ms:
-            text = "\n".join(lines[m.node.lineno - 1:m.node.end_lineno])
-            if "self." not in text:
+
+    def qualname(node):
+        parts = []
+        while type(node) is ast.Attribute:
+            parts.append(node.attr)
+            node = node.value
+        if type(node) is not ast.Name or node.id not in aliases and node.id not in classes:
+            return None
+        return ".".join([node.id, *reversed(parts)])
+    for attr, found in held_attributes(cls, lines, qualname).items():
+        for name, dispatch in found.items():
+            if name[0] == ".":          # a method of the class stored under `attr`
+                out.setdefault(attr, {})[name] = True
                 continue
-            for attr, name in _HELD_INSTANCE.findall(text):
-                target = aliases.get(name) or (f"{module}.{name}" if name in classes else None)
-                if target is not None and not target.startswith(_NOT_PROJECT):
-                    out.setdefault(attr, set()).add(target)
+            head, dot, rest = name.partition(".")
+            target = aliases[head] + dot + rest if head in aliases else (
+                f"{module}.{name}" if name in classes else None)
+            if target is not None and _project(target) is not None:
+                held = out.setdefault(attr, {})
+                held[target] = held.get(target, False) or dispatch
     return out
 
 
-def class_facts(scopes: Scopes, module: str, is_package: bool):
+def class_facts(scopes: Scopes, module: str, is_package: bool, source: list | None = None):
     """(classes, aliases) for method lookups across files (project/index.py): each class
     deriving from a class of another module, with its absolute bases and the names of its
     methods; and, for a package's `__init__`, what it re-exports (name -> absolute name)."""
     classes = {}
+    imported = {a: resolve_import(t, module, is_package) for a, t in scopes.imports.items()}
     for name, cls in scopes.classes.items():
         bases = [f"{module}.{b}" if b in scopes.classes else resolve_import(b, module, is_package)
                  for b in cls.bases if b and not b.startswith(_NOT_PROJECT) and b != "object"]
@@ -392,6 +420,13 @@ def class_facts(scopes: Scopes, module: str, is_package: bool):
         classes[name] = [bases, sorted(cls.methods),
                          1 if cls.is_module else (-1 if unlisted else 0),
                          dict(sorted(cls.deferred.items())), _zero_d_params(cls)]
+        if source is not None and cls.methods:
+            # what its attributes hold (`self.bm = bm`, `bm: BaseBrownian`): a subclass in
+            # another file calling `self.bm(...)` runs their `__call__` (reach.Hierarchy)
+            held = _held_classes(cls, source, module, imported, scopes.classes)
+            if held:
+                classes[name].append({attr: sorted([t, int(d)] for t, d in found.items())
+                                      for attr, found in sorted(held.items())})
     aliases = {}
     if is_package:
         aliases = {a: resolve_import(t, module, is_package) for a, t in scopes.imports.items()

@@ -16,7 +16,7 @@ _SUPER_ATTR = re.compile(r"super\(\)\s*\.\s*([A-Za-z_]\w*)")
 
 class ClassInfo:
     __slots__ = ("name", "is_module", "cold", "methods", "autograd", "bases", "module_state",
-                 "deferred")
+                 "deferred", "held_text")
 
     def __init__(self, name, is_module, cold, autograd=False, bases=(), module_state=None):
         self.name, self.is_module, self.cold = name, is_module, cold
@@ -31,6 +31,7 @@ class ClassInfo:
         # qualname -> whether it is one when the base stays unknown (`forward`, as before)
         # or only when a base in another file is an nn.Module (`__call__`, `forward_*`...).
         self.deferred: dict[str, bool] = {}
+        self.held_text = None           # what its methods store in attributes (scopes/held.py)
 
 
 class FunctionInfo:

@@ -57,6 +57,8 @@ _LOSS_CLASS = re.compile(r"Loss|Criterion|Scorer|Metric")
 _COMPILE_CALL = re.compile(r"([A-Za-z_][\w.]*)\s*\(\s*(?:self\.)?([A-Za-z_]\w*)\s*[,)]")
 # `self.loss_fn = FocalLoss(...)`: the attribute and the class it holds an instance of.
 _HELD_INSTANCE = re.compile(r"self\.(\w+)\s*(?::[^=\n]*)?=\s*([A-Za-z_]\w*)\s*\(")
+# `self.step = self.additive_step`: a method stored under another name of the object.
+_METHOD_ALIAS = re.compile(r"self\.(\w+)\s*=\s*self\.(\w+)\s*(?:#.*)?$", re.M)
 # `bm = Interval(...)`: a local name and what it is bound to a call of.
 _LOCAL_INSTANCE = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?::[^=\n]*)?=\s*([A-Za-z_]\w*)\s*\(", re.M)
 
@@ -95,6 +97,26 @@ def _assigned_call(text: str, name: str) -> bool:
                 return True
         i = text.find(name, i + 1)
     return False
+
+
+def constructed_classes(classes: dict) -> dict:
+    """name -> `__init__` of the classes of this file known to be no nn.Module (every base
+    resolved, none a module) and not data code: an object built in the step runs it there."""
+    return {name: info.methods["__init__"] for name, info in classes.items()
+            if info.module_state is False and not info.is_module and not info.cold and
+            "__init__" in info.methods}
+
+
+def constructed(text: str, classes) -> set:
+    """The names in `classes` that `text` calls (`Interval(ts[0], ts[-1])`), but in a `raise`
+    (an exception's constructor runs once, on the error path)."""
+    if not classes:
+        return set()
+    return {name for name in _NAME_CALLED.findall(text) if name in classes}
+
+
+# `name(`: a bare name called, not an attribute, not after `raise`.
+_NAME_CALLED = re.compile(r"(?<![\w.])(?<!raise )([A-Za-z_]\w*)\s*\(")
 
 
 _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ()))

@@ -11,7 +11,7 @@ from .callgraph import _CallGraph
 from .cold import _handles_data, _host_algorithm, _HOST_ALGORITHMS, _returns_float, _spread_cold
 from .info import FunctionInfo, Scopes
 from .naming import (_COLD_FUNC, _COMPILE_CALL, _COMPILE_DECORATORS, _LOSS_CLASS, _MEMOIZE_DECORATORS,
-                     _ROOT_FUNCTION, _ROOT_METHOD, _STEP_METHOD)
+                     _ROOT_FUNCTION, _ROOT_METHOD, _STEP_METHOD, constructed_classes)
 
 
 def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -> None:
@@ -57,6 +57,7 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
             for g in todo[start:]:
                 if id(g) not in model and id(g) not in scopes.roots:
                     why.setdefault(id(g), f)
+    constructors = {id(i) for infos in constructed_classes(scopes.classes).values() for i in infos}
     # Most modules import neither heapq nor bisect: then no function's names need a look.
     host_imports = any(q in _HOST_ALGORITHMS or q.rpartition(".")[0] in _HOST_ALGORITHMS
                        for q in scopes.imports.values())
@@ -70,7 +71,10 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
             f.role = Role.MODEL
         elif parent_role == Role.COLD or _COLD_FUNC.match(f.name) or (f.cls is not None and f.cls.cold):
             f.role = Role.COLD
-            if f.parent is not None and id(f.parent) in scopes.soft_cold or id(f) in steps:
+            if f.parent is not None and id(f.parent) in scopes.soft_cold or id(f) in steps or \
+                    f.parent is None and id(f) in constructors:
+                # (the constructor of a plain class runs in the step when model code of
+                # another file builds an instance there: `Interval(ts[0], ts[-1])`)
                 scopes.soft_cold.add(id(f))
         elif _returns_float(f.node) or returns_host_numbers(f.node) or _handles_data(f.node):
             # (reachability from another file wins)
