@@ -106,6 +106,19 @@ def _record(node, converted: set[str]) -> bool:
     return None not in fields and True in fields
 
 
+def _statements(body):
+    """Every statement of `body`, nested blocks and functions included (assignments are
+    statements: no need to visit each expression node as `ast.walk` does)."""
+    todo = list(reversed(body))
+    while todo:
+        n = todo.pop()
+        yield n
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            block = getattr(n, field, None)
+            if block and type(block) is list:
+                todo.extend(reversed(block))
+
+
 def _records(fnode) -> tuple[set[str], set[str] | None]:
     """(names every binding of which in the function is a record, with every later
     `name["key"] = value` a Python value; names some binding of which converts tensor data or
@@ -114,12 +127,16 @@ def _records(fnode) -> tuple[set[str], set[str] | None]:
     a = fnode.args
     converted = {x.arg for x in (*a.posonlyargs, *a.args, *a.kwonlyargs) if type(x.annotation) is ast.Name
                  and x.annotation.id in ("int", "float", "str", "bool")}
-    assigns = [n for n in ast.walk(fnode) if type(n) is ast.Assign and len(n.targets) == 1]
-    if any(type(t) is ast.Attribute for n in ast.walk(fnode) if type(n) in (ast.Assign, ast.AugAssign)
-           for t in (n.targets if type(n) is ast.Assign else [n.target])):
-        # (a function that updates an object's state returns its debug record beside the
-        # real work: torch_geometric's `GRBCDAttack._update`)
-        return set(), None
+    assigns = []
+    for n in _statements(fnode.body):
+        t = type(n)
+        if t is ast.Assign or t is ast.AugAssign:
+            if any(type(x) is ast.Attribute for x in (n.targets if t is ast.Assign else [n.target])):
+                # (a function that updates an object's state returns its debug record beside
+                # the real work: torch_geometric's `GRBCDAttack._update`)
+                return set(), None
+            if t is ast.Assign and len(n.targets) == 1:
+                assigns.append(n)
     for n in assigns:
         if type(n.targets[0]) is ast.Name and _converts(n.value):
             converted.add(n.targets[0].id)
