@@ -8,9 +8,8 @@ A caller passing a plain number still withdraws it, and one rebinding its parame
 no forwarder. Through the real CLI, in one file and across files."""
 from __future__ import annotations
 
-import json
 
-from _tree import write_tree
+from _tree import write_tree, findings
 
 ONE_FILE = {
     "pyproject.toml": "[project]\nname = 'pkg'\n",
@@ -48,9 +47,7 @@ ONE_FILE = {
 
 
 def _findings(dynlint, root, *args):
-    out = dynlint("check", *args, "--output-format", "json", "--no-cache", cwd=root)
-    return sorted((f["path"].replace("\\", "/").rsplit("/", 1)[-1], f["line"], f["code"])
-                  for f in json.loads(out.stdout))
+    return findings(dynlint, root, *args, "--no-cache")
 
 
 def test_a_forwarding_lambda_keeps_the_tensor_claim(dynlint, tmp_path):

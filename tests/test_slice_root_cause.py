@@ -5,9 +5,8 @@ parameter the callers fill with read values, or from a helper (in another file t
 reported at the slice, and a tensor bound always (it is read right there). Through the CLI."""
 from __future__ import annotations
 
-import json
 
-from _tree import write_tree
+from _tree import write_tree, findings
 
 FILES = {
     "pyproject.toml": "[project]\nname = 'pkg'\n",
@@ -51,9 +50,7 @@ FILES = {
 
 
 def _findings(dynlint, root, *args):
-    out = dynlint("check", *args, "--output-format", "json", "--no-cache", cwd=root)
-    return sorted((f["path"].replace("\\", "/").rsplit("/", 1)[-1], f["line"], f["code"])
-                  for f in json.loads(out.stdout))
+    return findings(dynlint, root, *args, "--no-cache")
 
 
 def test_a_slice_is_reported_only_where_its_read_is_not(dynlint, tmp_path):

@@ -8,9 +8,8 @@ base's file is walked for its sites); a base passing a plain number teaches noth
 the real CLI on a small package."""
 from __future__ import annotations
 
-import json
 
-from _tree import write_tree
+from _tree import write_tree, findings
 
 FILES = {
     "pyproject.toml": "[project]\nname = 'pkg'\n",
@@ -48,9 +47,7 @@ FILES = {
 
 
 def _findings(dynlint, root, *args):
-    out = dynlint("check", *args, "--output-format", "json", "--no-cache", cwd=root)
-    return sorted((f["path"].replace("\\", "/").rsplit("/", 1)[-1], f["line"], f["code"])
-                  for f in json.loads(out.stdout))
+    return findings(dynlint, root, *args, "--no-cache")
 
 
 def test_a_base_teaches_an_override_in_another_file(dynlint, tmp_path):
