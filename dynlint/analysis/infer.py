@@ -505,6 +505,8 @@ def _binop(a: int, b: int, op: ast.operator) -> int:
     flags = hostmem.joint(a, b) | (rank.binop(a, b) if lv >= PROBABLE else 0)
     if type(op) in (ast.BitAnd, ast.BitOr, ast.BitXor) and (a & BOOL or b & BOOL):
         flags |= BOOL
+    elif type(op) is ast.Mult and a & b & BOOL:
+        flags |= BOOL           # (bool * bool stays bool in torch: a logical and)
     return lv | flags
 
 
