@@ -62,6 +62,8 @@ Usage:
                                         # torchsde (segmentation losses and metrics, SDE solvers)
     python bench/groundtruth.py --suite g --out bench/results/gt_g.json   # pytorch_metric_learning,
                                         # gpytorch + linear_operator (metric learning, Gaussian processes)
+    python bench/groundtruth.py --suite h --out bench/results/gt_h.json   # pykeen, pytorch_tabnet
+                                        # (knowledge-graph embeddings, attentive tabular networks)
 
 Everything is seeded; a failing model (or phase) is recorded and the run goes on. Each model
 has a time limit (`--timeout`, default 240 s). Use `--threads` to limit torch's intra-op
@@ -104,7 +106,9 @@ class Roots:
         self.dirs = []
         for name in packages:
             mod = __import__(name)
-            pkg_dir = os.path.dirname(os.path.realpath(mod.__file__))
+            # a namespace package (pytorch_tabnet ships no __init__.py) has no __file__
+            pkg_dir = (os.path.dirname(os.path.realpath(mod.__file__)) if getattr(mod, "__file__", None)
+                       else os.path.realpath(list(mod.__path__)[0]))
             self.dirs.append((pkg_dir + os.sep, os.path.dirname(pkg_dir) + os.sep))
         self._cache: dict[str, str | None] = {}
 
@@ -1560,9 +1564,9 @@ CLASSIC_PACKAGES = ["torchvision", "transformers"]
 def suite_models(suite: str) -> tuple[dict, list[str]]:
     """(name -> builder, packages whose files count) for a suite: classic, new, all (classic + new)
     b (ultralytics, torch_geometric), c (timm, torchmetrics, torchaudio), d (effdet, demucs,
-    torchdiffeq, open_clip), e (speechbrain), f (segmentation_models_pytorch, torchsde) or g
-    (pytorch_metric_learning, gpytorch, linear_operator); b to g are kept out of `all` so that their
-    first-look figures stay unseen data."""
+    torchdiffeq, open_clip), e (speechbrain), f (segmentation_models_pytorch, torchsde), g
+    (pytorch_metric_learning, gpytorch, linear_operator) or h (pykeen, pytorch_tabnet); b to h are kept
+    out of `all` so that their first-look figures stay unseen data."""
     models, packages = {}, []
     if suite in ("classic", "all"):
         models.update(MODELS)
@@ -1572,10 +1576,11 @@ def suite_models(suite: str) -> tuple[dict, list[str]]:
         extra, pkgs = new_models()
         models.update(extra)
         packages += pkgs
-    if suite in ("b", "c", "d", "e", "f", "g"):
+    if suite in ("b", "c", "d", "e", "f", "g", "h"):
         import gt
         extra, pkgs = {"b": gt.suite_b_models, "c": gt.suite_c_models, "d": gt.suite_d_models,
-                       "e": gt.suite_e_models, "f": gt.suite_f_models, "g": gt.suite_g_models}[suite]()
+                       "e": gt.suite_e_models, "f": gt.suite_f_models, "g": gt.suite_g_models,
+                       "h": gt.suite_h_models}[suite]()
         models.update(extra)
         packages += pkgs
     return models, packages
@@ -1660,7 +1665,7 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=float, default=240)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--list", action="store_true")
-    ap.add_argument("--suite", choices=("classic", "new", "all", "b", "c", "d", "e", "f", "g"), default="classic",
+    ap.add_argument("--suite", choices=("classic", "new", "all", "b", "c", "d", "e", "f", "g", "h"), default="classic",
                     help="classic: torchvision+transformers; new: the six packages of bench/gt/; "
                          "b: ultralytics + torch_geometric (bench/gt/ultralytics_models.py, pyg_models.py); "
                          "c: timm + torchmetrics + torchaudio (bench/gt/timm_models.py, ...); "
@@ -1668,7 +1673,8 @@ def main(argv=None) -> int:
                          "e: speechbrain (bench/gt/speechbrain_models.py); "
                          "f: segmentation_models_pytorch + torchsde (bench/gt/smp_models.py, torchsde_models.py); "
                          "g: pytorch_metric_learning + gpytorch/linear_operator (bench/gt/pml_models.py, "
-                         "gpytorch_models.py)")
+                         "gpytorch_models.py); "
+                         "h: pykeen + pytorch_tabnet (bench/gt/pykeen_models.py, tabnet_models.py)")
     args = ap.parse_args(argv)
     models, packages = suite_models(args.suite)
     names = select(list(models), args.models)

@@ -1,7 +1,8 @@
 """The ground-truth recorder (bench/groundtruth.py) and its suites' plumbing, run for real on torch:
 a throwaway package whose step runs a bool-mask index, an `.item()` and a `bool(t)` under
 `inference_mode` must be recorded at those lines; suites whose packages are absent (CI has none of
-suite c's) are skipped by name, not crashed on; the committed suite-c to suite-g reports are fully
+suite c's) are skipped by name, not crashed on; a namespace package (no `__init__.py`, as
+pytorch_tabnet) is attributed like any other; the committed suite-c to suite-h reports are fully
 diagnosed."""
 from __future__ import annotations
 
@@ -104,6 +105,39 @@ def test_suite_c_timm_losses_recorded(tmp_path):
     assert any(f.startswith("timm/loss/") and rec["dynamic"] for f, rec in res["files"].items())
 
 
+NS_DRIVER = '''\
+import json, sys
+sys.path.insert(0, {bench!r})
+sys.path.insert(0, {pkgdir!r})
+import torch
+import groundtruth as gt
+from gt import Step
+
+def build():
+    from nspkg import mod
+    x = torch.tensor([1.0, -2.0, 3.0])
+    return Step(mod.step), [((x,), {{}})], []
+
+res = gt.run_model("ns", build, gt.Roots(["nspkg"]), 60)
+print(json.dumps(res))
+'''
+
+
+def test_namespace_package_attributed(tmp_path):
+    """pytorch_tabnet ships no `__init__.py`: `Roots` takes the package directory from `__path__`."""
+    pkg = tmp_path / "nspkg"
+    pkg.mkdir()
+    (pkg / "mod.py").write_text(FAKE)
+    driver = tmp_path / "driver.py"
+    driver.write_text(NS_DRIVER.format(bench=BENCH, pkgdir=str(tmp_path)))
+    out = subprocess.run([sys.executable, str(driver)], capture_output=True, text=True, timeout=300,
+                         cwd=str(tmp_path))
+    assert out.returncode == 0, out.stderr[-2000:]
+    res = json.loads(out.stdout.splitlines()[-1])
+    assert res["status"] == "ok", res["error"]
+    assert "aten.index.Tensor(bool)" in res["files"]["nspkg/mod.py"]["dynamic"]["6"]["ops"]
+
+
 def _ranges(text):
     out = []
     for part in filter(None, text.split(",")):
@@ -120,6 +154,7 @@ SUITES = {
     "f": (("segmentation_models_pytorch", "smp_"), ("torchsde", "torchsde_")),
     # gpytorch's runs count linear_operator's files too (one builder module, two packages)
     "g": (("pytorch_metric_learning", "pml_"), ("gpytorch", "gpytorch_"), ("linear_operator", "gpytorch_")),
+    "h": (("pykeen", "pykeen_"), ("pytorch_tabnet", "tabnet_")),
 }
 
 

@@ -91,6 +91,14 @@ def suite_g_models() -> tuple[dict, list[str]]:
                   ("gpytorch_models", "linear_operator")))
 
 
+def suite_h_models() -> tuple[dict, list[str]]:
+    """Suite h: knowledge-graph embeddings (pykeen: interaction models with its sLCWA/LCWA training
+    loops, negative-sampling filters, filtered rank-based evaluation) and attentive tabular networks
+    (pytorch_tabnet: sparsemax/entmax feature masks, its fit loop's batch step, predictions and
+    explanations), added unseen like b-g."""
+    return _load((("pykeen_models", "pykeen"), ("tabnet_models", "pytorch_tabnet")))
+
+
 def _load(pairs) -> tuple[dict, list[str]]:
     import importlib
     models, packages = {}, []
