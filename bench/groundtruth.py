@@ -1651,6 +1651,20 @@ def run_model(name: str, builder, roots: Roots, timeout: float) -> dict:
     return result
 
 
+def _version(pkg: str) -> str | None:
+    """The package's `__version__`, else its distribution's (pykeen has no `__version__`; the
+    namespace package pytorch_tabnet comes from the distribution `pytorch-tabnet`)."""
+    version = getattr(sys.modules.get(pkg), "__version__", None)
+    if version is None:
+        import importlib.metadata as md
+        try:
+            dists = md.packages_distributions().get(pkg) or [pkg]
+            version = md.version(dists[0])
+        except Exception:
+            pass
+    return version
+
+
 def select(names: list[str], filt: str | None) -> list[str]:
     if not filt:
         return names
@@ -1696,7 +1710,7 @@ def main(argv=None) -> int:
     out = {"meta": {"python": platform.python_version(), "torch": torch.__version__,
                     "torchvision": torchvision.__version__,
                     "transformers": getattr(sys.modules.get("transformers"), "__version__", None),
-                    "versions": {p: getattr(sys.modules.get(p), "__version__", None) for p in packages},
+                    "versions": {p: _version(p) for p in packages},
                     "roots": {os.path.basename(p.rstrip(os.sep)): b for p, b in roots.dirs},
                     "recorded": sorted(["dynamic_output_shape (aten.index.Tensor: bool/uint8 index only)",
                                         "data_dependent_output", "torchvision.nms",

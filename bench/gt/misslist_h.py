@@ -11,7 +11,9 @@ _TN = "pytorch_tabnet/"
 API = "scope: the package's public API called by the user's step (neutral: only rules that apply everywhere)"
 EVAL_COLD = "scope: the evaluation loop is cold by name (`evaluate`), and what only it calls"
 FIT_COLD = "scope: the fit loop is cold by name (`fit`), and what only it calls (validation epoch, explanations)"
-OBJ = "scope: methods of an object the loop holds or is passed (evaluator, callbacks) are reached from no entry point"
+EVAL_OBJ = ("scope: evaluator methods called on the `evaluator` parameter of the (cold) batch loop are reached "
+            "from no entry point")
+CALLBACK = "scope: training callbacks called through the callback container are reached from no entry point"
 HOSTBUILT = "by design: host-built tensor (every recorded read is of host memory in a GPU run too)"
 BACKWARD = "by design: ground truth records the gradient of a forward mask index inside `loss.backward()`"
 NOQA = "by design: a blanket `# noqa` on the line (the author's flake8 line-length suppression)"
@@ -26,11 +28,12 @@ DIAGNOSES_H = {
         "running the batch loop) is cold by name ('code that runs outside the model'), so `_evaluate_batch` and "
         "the filter helpers it alone calls are cold; the filtered evaluation runs them for every batch and target"),
     (_PK + "evaluation/", "process_scores_"): (
-        OBJ,
+        EVAL_OBJ,
         "`v.detach().cpu().numpy()` / `hrt_batch.cpu().tolist()` in `RankBasedEvaluator.process_scores_` (and the "
         "sampled, macro and classification evaluators'): called as `evaluator.process_scores_(...)` on the "
-        "`evaluator` parameter of the cold `_evaluate_batch`, so nothing reaches them (neutral; DYN214 is a "
-        "model-code rule). A per-batch host copy of the ranks, every batch of every validation"),
+        "`evaluator` parameter of `_evaluate_batch`, so nothing reaches them (neutral; DYN214 is a "
+        "model-code rule); were the call resolved, its only caller is cold (`evaluate`). A per-batch host copy "
+        "of the ranks, every batch of every validation"),
     (_PK + "nn/message_passing.py", "_real_forward_all"): (
         "kind: a buffer registered from a constructor parameter (`register_buffer(\"edge_types\", r)`) has no tensor kind",
         "`mask = edge_types == r` / `if mask.any():` / `edge_weights[mask] = self.edge_weighting(sources[mask], "
@@ -54,7 +57,7 @@ DIAGNOSES_H = {
         "`self.optimizer.step()`: Adam's `_get_value(state_steps)` reads its step counter, a host tensor unless "
         "`capturable`/`fused` (all 113 recorded reads host-built); also neutral (a callback method)"),
     (_PK + "training/callbacks.py", "*"): (
-        OBJ,
+        CALLBACK,
         "`clip_grad_norm_(..., error_if_nonfinite=True)` in `GradientNormClippingTrainingCallback.pre_step`: torch "
         "reads `logical_or(norm.isnan(), norm.isinf())` on the host (a sync per step, chosen by pykeen's argument); "
         "the callback is called through `OptimizerTrainingCallback.pre_step_callbacks` and the "
@@ -64,7 +67,8 @@ DIAGNOSES_H = {
         "`negative_batch = negative_batch[positive_filter]` in `_process_batch_static` (model code, reached from "
         "the lightning module's `_step`): `positive_filter = batch.get(\"masks\")`, the filtered negative "
         "sampler's keep mask carried in the batch dict; its kind is unknown, so the index is not known to be a "
-        "mask (`negative_batch = batch[\"negatives\"]` is unknown too)"),
+        "mask (`negative_batch = batch[\"negatives\"]` is unknown too). A fixture with the same two lines is "
+        "missed; with `positive_filter: torch.BoolTensor` a parameter it is flagged DYN101"),
     (_PK + "training/training_loop.py", "backward"): (
         BACKWARD,
         "`loss.backward()` in `_forward_pass`: the NSSA and InfoNCE losses re-densify the filtered negatives "
