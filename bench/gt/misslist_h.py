@@ -35,7 +35,8 @@ DIAGNOSES_H = {
         "model-code rule); were the call resolved, its only caller is cold (`evaluate`). A per-batch host copy "
         "of the ranks, every batch of every validation"),
     (_PK + "nn/message_passing.py", "_real_forward_all"): (
-        "kind: a buffer registered from a constructor parameter (`register_buffer(\"edge_types\", r)`) has no tensor kind",
+        "kind: a buffer registered from a constructor parameter (`register_buffer(\"edge_types\", r)`) has no "
+        "tensor kind",
         "`mask = edge_types == r` / `if mask.any():` / `edge_weights[mask] = self.edge_weighting(sources[mask], "
         "...)` in `RGCNRepresentation._real_forward_all` (model code by explain, through `Representation.forward` "
         "in another file): `edge_types = self.edge_types`, registered "

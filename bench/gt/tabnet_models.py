@@ -13,8 +13,9 @@ stand-in (`gt.DEVICE`), as `device_name="cuda"` would make it. The step is what 
 epoch and what a user calls to predict:
 
 * train: `_train_epoch` over two batches of its own train DataLoader (built outside the step, like a
-  loader's workers; host tensors, as in a GPU run, which `_train_batch` moves to the device): per batch the callbacks, `_train_batch` (augmentation where set, the network,
-  the loss minus the sparsity term, `backward`, gradient clipping, `optimizer.step()`, `loss.item()`);
+  loader's workers; host tensors, as in a GPU run, which `_train_batch` moves to the device): per
+  batch the callbacks, `_train_batch` (augmentation where set, the network, the loss minus the
+  sparsity term, `backward`, gradient clipping, `optimizer.step()`, `loss.item()`);
 * eval: `_predict_epoch` on a validation loader (per-batch scores to numpy, the metrics of the
   validation set, as `fit` runs after every epoch), then `predict` / `predict_proba` and `explain`
   (feature-importance masks per sample) on a numpy array, as a user predicts.
@@ -24,7 +25,6 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-import torch
 
 from . import DEVICE, step
 
