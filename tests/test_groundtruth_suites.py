@@ -57,12 +57,12 @@ def driven(tmp_path_factory):
     return _run(tmp_path_factory.mktemp("gt"))
 
 
-def _run(tmp_path):
-    pkg = tmp_path / "fakepkg"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text(FAKE)
+def _run(tmp_path, module="fakepkg/__init__.py", driver_src=DRIVER):
+    """Writes FAKE as `module` under tmp_path and runs the driver there: (stdout lines, last line's JSON)."""
+    (tmp_path / module).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / module).write_text(FAKE)
     driver = tmp_path / "driver.py"
-    driver.write_text(DRIVER.format(bench=BENCH, pkgdir=str(tmp_path)))
+    driver.write_text(driver_src.format(bench=BENCH, pkgdir=str(tmp_path)))
     out = subprocess.run([sys.executable, str(driver)], capture_output=True, text=True, timeout=300,
                          cwd=str(tmp_path))
     assert out.returncode == 0, out.stderr[-2000:]
@@ -125,15 +125,7 @@ print(json.dumps(res))
 
 def test_namespace_package_attributed(tmp_path):
     """pytorch_tabnet ships no `__init__.py`: `Roots` takes the package directory from `__path__`."""
-    pkg = tmp_path / "nspkg"
-    pkg.mkdir()
-    (pkg / "mod.py").write_text(FAKE)
-    driver = tmp_path / "driver.py"
-    driver.write_text(NS_DRIVER.format(bench=BENCH, pkgdir=str(tmp_path)))
-    out = subprocess.run([sys.executable, str(driver)], capture_output=True, text=True, timeout=300,
-                         cwd=str(tmp_path))
-    assert out.returncode == 0, out.stderr[-2000:]
-    res = json.loads(out.stdout.splitlines()[-1])
+    _, res = _run(tmp_path, module="nspkg/mod.py", driver_src=NS_DRIVER)
     assert res["status"] == "ok", res["error"]
     assert "aten.index.Tensor(bool)" in res["files"]["nspkg/mod.py"]["dynamic"]["6"]["ops"]
 
