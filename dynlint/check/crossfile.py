@@ -23,7 +23,7 @@ import sys
 
 from ..project import source
 from ..project.cache import Configurations, content_hash
-from ..analysis.kinds import SCALAR, TENSOR
+from ..analysis.kinds import PROBABLE, SCALAR, TENSOR
 from ..analysis.summaries import CALLERS, local_site, passed_to, upgrade
 from ..project.index import Index, canonical
 from ..project.scope import module_name, unnamed_files
@@ -94,7 +94,13 @@ def settle(named: list, others: list, recheck, use_cache: bool = True) -> None:
                 for key, functions in base.demands.items():
                     kind = answers.get(key, answers)
                     if kind is answers:
-                        kind = answers[key] = index.lookup(key)
+                        kind = index.lookup(key)
+                        if kind is None and index.module_attribute(key):
+                            # `self.distance(emb, ref)`: a module's attribute, no method (a
+                            # submodule a base of another file stores): probably a tensor,
+                            # as a submodule's output is in a module's own file
+                            kind = PROBABLE
+                        answers[key] = kind
                     if kind is not None:
                         external[key] = kind
                         asking.update(functions)
