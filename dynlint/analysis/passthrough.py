@@ -26,6 +26,7 @@ def summary(node: ast.FunctionDef | ast.AsyncFunctionDef, bound: bool) -> str | 
     names = set(positional) | {a.arg for a in args.kwonlyargs}
     returned = None
     keeps = True
+    moved = False           # a rebinding by a method of the value itself (`x = x.to(d)`)
     for sub in _own_nodes(node):
         t = type(sub)
         if t is ast.Return:
@@ -40,11 +41,12 @@ def summary(node: ast.FunctionDef | ast.AsyncFunctionDef, bound: bool) -> str | 
             for target in targets:
                 for n in ast.walk(target):
                     if type(n) is ast.Name and type(n.ctx) is ast.Store:
-                        sub_keeps = _rebinds_itself(n.id, sub)
-                        if sub_keeps is None:
+                        how = _rebinds_itself(n.id, sub)
+                        if how is None:
                             _unbind(names, n.id)
                         else:
-                            keeps = keeps and sub_keeps
+                            keeps = keeps and how[0]
+                            moved = moved or how[1]
         elif t in (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith, ast.Delete, ast.Global,
                    ast.Nonlocal, ast.Import, ast.ImportFrom, ast.ExceptHandler):
             for n in ast.walk(sub.target) if t in (ast.For, ast.AsyncFor) else ():
@@ -63,7 +65,10 @@ def summary(node: ast.FunctionDef | ast.AsyncFunctionDef, bound: bool) -> str | 
                 _unbind(names, sub.name)
             elif t is ast.Delete:
                 return None
-    if returned is None or returned not in names:
+    if returned is None or returned not in names or not moved:
+        # (only a value the code moves or converts itself is taken for a tensor handed back:
+        # a dict or a model passed through teaches callers nothing, and each summary told
+        # walks its callers again)
         return None
     skip = 1 if bound and positional else 0
     pos = positional.index(returned) - skip if returned in positional else -1
@@ -99,10 +104,11 @@ def argument_kind(text: str, node: ast.Call, kind) -> int | None:
     return k
 
 
-def _rebinds_itself(name: str, stmt) -> bool | None:
-    """For `name = value`: True if `value` is `name.m(...)` for a method keeping the dtype (a
-    chain of them), False if it is another call passing `name` on (`f(name, ...)`,
-    `name.type(dt)`), None otherwise (the name no longer holds the argument)."""
+def _rebinds_itself(name: str, stmt) -> tuple | None:
+    """For `name = value`: (keeps the dtype, by a method of the value) when `value` is
+    `name.m(...)` (a chain of methods; the dtype kept when each keeps it) or another call
+    passing `name` on first (`f(name, ...)`: the dtype may change); None otherwise (the name
+    no longer holds the argument)."""
     value = getattr(stmt, "value", None)
     if type(stmt) is ast.AugAssign or value is None:
         return None
@@ -119,11 +125,11 @@ def _rebinds_itself(name: str, stmt) -> bool | None:
         node = node.func.value
         if type(node) is ast.Name:
             if node.id == name:
-                return keeps
+                return keeps, True
             break
     if value.args and type(value.args[0]) is ast.Name and value.args[0].id == name and \
             type(f) in (ast.Name, ast.Attribute):
-        return False
+        return False, False
     return None
 
 
