@@ -3,7 +3,11 @@
 check --explain` on the files the runs touched and, for the kind and form causes, with a small
 fixture package holding the same code (flagged or not by the same dynlint, main 4bd24da). Keys as
 in misslist.DIAGNOSES: (file prefix, function or code fragment); the first matching key wins.
-Cause labels start with their group."""
+Cause labels start with their group. Fixed since (objects28, kinds across files): TripletMarginMiner's
+`self.distance(...)` (a module's attribute no base defines as a method), CrossBatchMemory's
+`labels[enqueue_mask]` (`to_device` hands back its argument), the NaN mask `observed` of
+`settings.observation_nan_policy._get_observed` (a static method through an imported module's class)
+in the exact MLL and the prediction strategy."""
 from __future__ import annotations
 
 _PML = "pytorch_metric_learning/"
@@ -21,20 +25,15 @@ HOSTBUILT = "by design: host-built tensor"
 
 DIAGNOSES_G = {
     # -- pytorch_metric_learning ---------------------------------------------------------------
-    (_PML + "losses/cross_batch_memory.py", "labels[enqueue_mask]"): (
-        XRET,
-        "`labels = c_f.to_device(labels, device=device)` (common_functions.py: `if x.device != dv: x = x.to(dv)`, "
-        "returns `x`) leaves `labels` without a kind, and `enqueue_mask` is a parameter: `labels[enqueue_mask]` is "
-        "missed while `embeddings[enqueue_mask]` (line 63) and `labels[~enqueue_mask]` (66, `~` makes the mask "
-        "certain) are flagged. A fixture with the same helper in another file is missed, indexing the parameter "
-        "itself is flagged"),
     (_PML + "losses/dynamic_soft_margin_loss.py", "update_histogram"): (
         XRET,
         "`momentum = self.momentum if self.hist_.sum() != 0 else 1.0` (model code: `compute_loss` -> "
         "`update_histogram`): `self.hist_` is `torch.zeros(...)` in `__init__` but reassigned in `compute_loss` "
         "from `c_f.to_device(self.hist_, tensor=embeddings, dtype=...)` (a helper in another file returning its "
         "argument), so the attribute has no kind. A fixture without that reassignment is flagged DYN204, with it "
-        "(helper in another file) it is missed"),
+        "(helper in another file) it is missed. Since objects28 the helper's summary hands back its argument "
+        "(`passthrough.py`) and the attribute is a tensor in `compute_loss`'s walk again, but `update_histogram` "
+        "(a callee of the function that asked, not a caller) is not walked again"),
     (_PML + "losses/generic_pair_loss.py", "_assert_either_pos_or_neg"): (
         "scope: bound method stored in `__init__` and called through the attribute is cold",
         "`assert not torch.any((pos_mask != 0) & (neg_mask != 0))` in `_assert_either_pos_or_neg`, called by "
@@ -66,19 +65,14 @@ DIAGNOSES_G = {
         "the unpacked values have no kind; line 102 `a[a1p_keep]` (`a` from `torch.arange`) is flagged with the "
         "same mask. A fixture of the same shape is missed; calling `self.get_max_per_row(...)` directly is "
         "flagged DYN101"),
-    (_PML + "miners/triplet_margin_miner.py", "mine"): (
-        "kind: result of a module held in an attribute set in another file (`self.distance(...)`)",
-        "`anchor_idx[threshold_condition]` (x3): `threshold_condition = triplet_margin <= self.margin` with "
-        "`triplet_margin` from `mat = self.distance(embeddings, ref_emb)`; `self.distance` is set in the "
-        "`ModuleWithRecordsAndDistance` base (another file) from a constructor argument or "
-        "`get_default_distance()`, so `mat` and the comparison have no kind. A fixture with the distance module "
-        "set in a base class in another file is missed; with `mat = emb @ emb.t()` it is flagged"),
     (_PML + "reducers/", "*"): (
         GETATTR,
         "`if divisor != 0:` (DivisorReducer.sum_and_divide) and `losses = losses[low_condition]` "
         "(ThresholdReducer.element_reduction_helper): `BaseReducer.reduce_the_loss` calls "
         "`reduction_func = self.get_reduction_func(reduction_type)` = `getattr(self, f\"{reduction_type}_reduction\")`, "
-        "so `element_reduction`/`pos_pair_reduction`/... and their helpers are neutral"),
+        "so `element_reduction`/`pos_pair_reduction`/... and their helpers are neutral. Reaching them is not "
+        "enough: `divisor` and `losses` are parameters of unknown kind (the classes are modules only through a "
+        "base of another file, so their methods' parameters are not taken as probable tensors)"),
     (_PML + "utils/accuracy_calculator.py", "maybe_get_avg_of_avgs"): (
         "by design: a metric function returning Python floats is cold",
         "`return torch.mean(accuracy_per_sample).item()`: explain: 'every return converts tensor data to Python "
@@ -133,20 +127,6 @@ DIAGNOSES_G = {
         HOSTBUILT,
         "`torch.distributions.Normal(loc=0.0, scale=1.0)` validates two Python numbers (host-built tensors: no "
         "device read; DYN215 skips Python-number arguments by design); the metric is also neutral (public API)"),
-    (_GP + "mlls/exact_marginal_log_likelihood.py", "*"): (
-        XRET,
-        "`output.mean[..., observed]` / `target[..., observed]` with `observed = "
-        "settings.observation_nan_policy._get_observed(target, ...)`, a static method of a class in another "
-        "module (`-> Tensor`, returns `~torch.any(torch.isnan(...), dim=0)`): its return has no kind here. A "
-        "fixture with the same static method in another module is missed, the same function in the file is "
-        "flagged DYN101 (the `[..., mask]` form is recognised)"),
-    (_GP + "models/exact_prediction_strategies.py", "*"): (
-        OBJ,
-        "`mean_cache[..., observed] = ...` (`_mean_cache`) and `mean_cache[..., observed]` "
-        "(`exact_predictive_mean`) of `DefaultPredictionStrategy`, a plain class that `ExactGP.__call__` builds "
-        "through the factory `prediction_strategy(...)` into `self.prediction_strategy` and calls as "
-        "`self.prediction_strategy.exact_prediction(...)`: neutral (and `observed` comes from the same static "
-        "method as in exact_marginal_log_likelihood.py)"),
     # -- linear_operator -----------------------------------------------------------------------
     (_LO + "operators/masked_linear_operator.py", "__init__"): (
         CTOR,

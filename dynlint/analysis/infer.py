@@ -253,9 +253,11 @@ class KindInference:
                 return unfollowed
             v = func.value
             if (type(v) is ast.Name and (v.id in self.classes or v.id in self.imports)) or \
-                    (type(v) is ast.Attribute and type(v.value) is ast.Name and v.value.id == "self"):
+                    (type(v) is ast.Attribute and type(v.value) is ast.Name and (
+                        v.value.id == "self" or v.value.id in self.imports)):
                 # Class.static_method(...) of this file, `module.helper(...)` of another file
-                # of the project, `self.held.method(...)` (summaries.py).
+                # of the project, `self.held.method(...)`, `module.Class.static_method(...)`
+                # (summaries.py).
                 r = self._local_result(node)
                 if r is not None:
                     return r

@@ -17,6 +17,7 @@ import sys
 from types import SimpleNamespace
 
 from . import kinds as K
+from . import passthrough
 from .annotations import annotation_kind, declared_numbers
 from .attributes import held_classes, held_imported
 from .bindings import _binds, bound_values, last_values
@@ -52,6 +53,8 @@ class LocalCalls:
         # return, by absolute name (`pkg.mod.func`, `pkg.mod.Class.method`), as the project
         # index learnt it; and the names whose result this walk needed and did not know.
         self.external: dict = {}
+        self.returned_names: dict = {}            # id(info) -> the one name every return gives
+        self._passes: dict = {}                   # id(info) -> passthrough.summary
         self.demands: dict = {}                   # name -> functions (qualname) that asked
         self._keys: dict = {}                     # import target -> absolute name
 
@@ -117,6 +120,7 @@ class LocalCalls:
         self.params[id(info)] = dict(params)
         self.infos[id(info)] = info
         self.returns[id(info)] = []
+        self.returned_names.pop(id(info), None)
         if id(info) in self.done and info.parent is None and self.out_calls:
             # Walked again with what its callers taught: its calls into other files pass what
             # it now knows (`Euler.step`'s `self.bm(t0, t1)` once `t0` is a 0-d tensor), not
@@ -256,6 +260,10 @@ class LocalCalls:
         if value is None or (type(value) is ast.Constant and value.value is None):
             return                  # `return None` says nothing about the other returns
         self.returns.setdefault(id(info), []).append(self._returned(value, 0))
+        # (a function whose every return is one bare name may hand back its argument)
+        name = value.id if type(value) is ast.Name else ""
+        if self.returned_names.setdefault(id(info), name) != name:
+            self.returned_names[id(info)] = ""
 
     def _returned(self, value: ast.AST, depth: int):
         """What a returned expression gives: a kind, or for a tuple its items' kinds (a
@@ -289,7 +297,10 @@ class LocalCalls:
             asking = self._asking()
             if asking != "<module>":
                 self.demands.setdefault(key, set()).add(asking)
-            return self._plain(self.external.get(key), node)
+            summary = self.external.get(key)
+            if type(summary) is str:
+                return self._plain(passthrough.argument_kind(summary, node, self.a.kind), node)
+            return self._plain(summary, node)
         ann = info.node.returns
         if ann is not None:
             k = annotation_kind(ann)
@@ -304,7 +315,26 @@ class LocalCalls:
                 # `-> int | Tensor`: a 0-d tensor on some path (`previous_timestep`), which the
                 # code's returns, joined, would call a plain int.
                 return k
-        return self._plain(self._summary(info), node)
+        summary = self._summary(info)
+        if summary is None or type(summary) is int and K.level(summary) <= UNKNOWN and \
+                not summary & ~K.LEVEL:
+            through = self._through(info)
+            if through is not None:
+                k = passthrough.argument_kind(through, node, self.a.kind)
+                if k is not None:
+                    summary = k
+        return self._plain(summary, node)
+
+    def _through(self, info) -> str | None:
+        """`passthrough.summary` of a walked function whose every return is one bare name."""
+        if id(info) not in self.done or not self.returned_names.get(id(info)):
+            return None
+        found = self._passes.get(id(info), self._passes)
+        if found is self._passes:
+            bound = info.cls is not None and not any(
+                type(d) is ast.Name and d.id == "staticmethod" for d in info.node.decorator_list)
+            found = self._passes[id(info)] = passthrough.summary(info.node, bound)
+        return found
 
     def _plain(self, summary, node: ast.Call):
         """A host value a function returns is read from its arguments' data, unless it reads
@@ -467,6 +497,11 @@ class LocalCalls:
             held = held_imported(a, cls, f.value.attr) if cls is not None else ()
             if len(held) == 1:                  # `self.matcher.assign(...)`
                 target = held[0] + "." + f.attr
+        elif type(f) is ast.Attribute and type(f.value) is ast.Attribute and \
+                type(f.value.value) is ast.Name and f.value.value.id in a.imports:
+            # `settings.nan_policy._get_observed(...)`: a static or class method of a class of
+            # an imported module (the index answers it as any method of a class)
+            target = f"{a.imports[f.value.value.id]}.{f.value.attr}.{f.attr}"
         if target is None or target.startswith(_OUTSIDE) or \
                 target.partition(".")[0] in _STDLIB:
             return None
@@ -520,6 +555,11 @@ class LocalCalls:
             if summary is not None and (_strong(summary) or type(summary) is int and (
                     K.level(summary) == TENSOR or summary & K.SCALAR)):
                 out[info.qualname] = summary
+            elif type(summary) is int and not summary & ~K.LEVEL and K.level(summary) <= UNKNOWN:
+                # `to_device(x, ...) -> x`: the caller's value keeps its kind
+                through = self._through(info)
+                if through is not None:
+                    out[info.qualname] = through
         return out
 
     def opens(self) -> dict:

@@ -23,8 +23,9 @@ import sys
 
 from ..project import source
 from ..project.cache import Configurations, content_hash
-from ..analysis.kinds import SCALAR, TENSOR
+from ..analysis.kinds import PROBABLE, SCALAR, TENSOR
 from ..analysis.summaries import CALLERS, local_site, passed_to, upgrade
+from ..analysis.scopes.naming import modelish_name
 from ..project.index import Index, canonical
 from ..project.scope import module_name, unnamed_files
 from .result_json import facts_from_json, facts_to_json
@@ -95,6 +96,15 @@ def settle(named: list, others: list, recheck, use_cache: bool = True) -> None:
                     kind = answers.get(key, answers)
                     if kind is answers:
                         kind = answers[key] = index.lookup(key)
+                    if kind is None:
+                        # `self.distance(emb, ref)`: a module's attribute, no method (a
+                        # submodule a base of another file stores): probably a tensor, as a
+                        # submodule's output is in a module's own file, where the walk
+                        # already reads it so (only classes that are modules through another
+                        # file's base learn something: no walk again for the others)
+                        functions = _not_modules_here(index, base.module, functions)
+                        if functions and index.module_attribute(key):
+                            kind = PROBABLE
                     if kind is not None:
                         external[key] = kind
                         asking.update(functions)
@@ -126,6 +136,15 @@ def settle(named: list, others: list, recheck, use_cache: bool = True) -> None:
         if not changed:
             break
     memo.save()
+
+
+def _not_modules_here(index, module: str, functions) -> list:
+    """The asking functions (qualnames) whose walk does not read `self.x(...)` as a
+    submodule's output already: not of a class its own file knows to be an `nn.Module`, not
+    model code by name (`forward`, a loss; scopes.reach's `modelish`)."""
+    flags = index.module_flags
+    return [f for f in functions if flags.get(f"{module}.{f.partition('.')[0]}") != 1 and
+            not modelish_name(f.rpartition(".")[2])]
 
 
 def _incoming(index, walking: list, first: dict) -> dict:

@@ -12,6 +12,19 @@ Kinds are opaque here: the index only stores and moves them.
 from __future__ import annotations
 
 _DEPTH = 12         # bases and re-exports followed, at most (cycles in broken code end here)
+# torch.nn.Module's own methods (and the usual ones of torch.nn's layers): calling one of these
+# through `self` runs torch's code, not an attribute the object holds.
+_MODULE_API = frozenset("""
+add_module apply bfloat16 buffers children compile cpu cuda double eval extra_repr float forward
+get_buffer get_extra_state get_parameter get_submodule half ipu load_state_dict modules mtia
+named_buffers named_children named_modules named_parameters parameters register_backward_hook
+register_buffer register_forward_hook register_forward_pre_hook register_full_backward_hook
+register_full_backward_pre_hook register_load_state_dict_post_hook register_module
+register_parameter register_state_dict_pre_hook requires_grad_ set_extra_state set_submodule
+share_memory state_dict to to_empty train type xpu zero_grad reset_parameters _apply _get_name
+_named_members _load_from_state_dict _save_to_state_dict _call_impl _wrapped_call_impl
+_conv_forward _check_input_dim _register_state_dict_hook _register_load_state_dict_pre_hook
+""".split())
 
 
 class Index:
@@ -21,6 +34,7 @@ class Index:
         self.zero_d: dict = {}      # `module.Class.method` -> parameters declared `int | Tensor`
         self.aliases: dict = {}
         self.held: dict = {}        # class -> {attribute: [[class held, any subclass's], ...]}
+        self.module_flags: dict = {}  # class -> 1 an nn.Module by its own bases, -1 unknown, 0
         self.modules: set = set()
         self._answers: dict = {}    # lookup's answers until a file's summaries change
         self._all = list(all_facts)  # every file of the project (their imports do not change)
@@ -35,6 +49,8 @@ class Index:
                 if type(entry) is list and len(entry) >= 2:
                     # A set: `attr in methods` runs for every base of every lookup.
                     self.classes[f"{module}.{name}"] = (entry[0], frozenset(entry[1]))
+                if type(entry) is list and len(entry) >= 3 and type(entry[2]) is int:
+                    self.module_flags[f"{module}.{name}"] = entry[2]
                 if type(entry) is list and len(entry) >= 5 and type(entry[4]) is dict:
                     for method, params in entry[4].items():
                         self.zero_d[f"{module}.{name}.{method}"] = frozenset(params)
@@ -105,6 +121,36 @@ class Index:
         if target is not None:
             return self._definition(target, depth + 1)
         return key if self.module_of(key, self.modules) is not None else None
+
+    def module_attribute(self, key: str) -> bool:
+        """Whether `module.Class.x`, called as `self.x(...)`, is an attribute of an `nn.Module`
+        and no method: every class along `Class`'s bases is of the project (their methods are
+        all known), none defines `x`, and one is a module by its own bases (torch's
+        `nn.Module`, whose own API is left out). What a module holds and calls is a submodule
+        or a tensor function (pytorch-metric-learning's `self.distance(emb, ref)`, stored by a
+        base of another file)."""
+        found = self._defined.get(("attribute", key))
+        if found is None:
+            found = self._defined[("attribute", key)] = self._module_attribute(key)
+        return found
+
+    def _module_attribute(self, key: str) -> bool:
+        owner, _, attr = key.rpartition(".")
+        if not owner or attr.startswith("__") or attr in _MODULE_API:
+            return False
+        module, seen, todo = False, set(), [canonical(owner, self.aliases)]
+        while todo:
+            c = todo.pop()
+            if c in seen:
+                continue
+            seen.add(c)
+            entry = self.classes.get(c)
+            flag = self.module_flags.get(c, -1)
+            if entry is None or flag < 0 or attr in entry[1] or len(seen) > _DEPTH:
+                return False
+            module = module or flag == 1
+            todo.extend(canonical(b, self.aliases) if type(b) is str else "" for b in entry[0])
+        return module
 
     def held_calls(self, key: str) -> tuple:
         """What a call of an attribute runs (`self.bm(t0, t1)`: `module.Class.bm`, as the

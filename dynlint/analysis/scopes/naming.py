@@ -37,6 +37,12 @@ _MODULE_BASE = re.compile(
 
 
 _ROOT_METHOD = re.compile(r"^(forward|_forward.*|forward_.*|__call__)$")
+
+
+def modelish_name(name: str) -> bool:
+    """A function walked as model code by its name alone (`forward`, `__call__`, a loss): its
+    unannotated parameters and its calls of a module's attributes are probable tensors."""
+    return bool(_ROOT_METHOD.match(name)) or "loss" in name.lower()
 # Module-level functions that implement a forward pass (`eager_attention_forward`).
 _ROOT_FUNCTION = re.compile(r"(^|_)forward($|_)")
 # Memoizing decorators: the body runs once per distinct arguments (once per object for a

@@ -11,7 +11,8 @@ from .callgraph import _CallGraph
 from .cold import _handles_data, _host_algorithm, _HOST_ALGORITHMS, _returns_float, _spread_cold
 from .info import FunctionInfo, Scopes
 from .naming import (_COLD_FUNC, _COMPILE_CALL, _COMPILE_DECORATORS, _LOSS_CLASS, _MEMOIZE_DECORATORS,
-                     _ROOT_FUNCTION, _ROOT_METHOD, _STEP_METHOD, constructed_classes)
+                     _ROOT_FUNCTION, _ROOT_METHOD, _STEP_METHOD, constructed_classes,
+                     modelish_name)
 
 
 def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -> None:
@@ -91,7 +92,7 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
     for f in order:
         # (what a deferred entry point reaches is walked as it would be were it decided here)
         f.modelish = f.role == Role.MODEL or id(f) in scopes.deferred_reach or bool(
-            _ROOT_METHOD.match(f.name) or "loss" in f.name.lower()
+            modelish_name(f.name)
             or (f.cls is not None and f.cls.is_module and not _COLD_FUNC.match(f.name)))
 
 
