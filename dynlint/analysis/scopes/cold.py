@@ -62,6 +62,24 @@ def _in_loop(node, imports, modules) -> bool:
     return False
 
 
+def evaluates(f: FunctionInfo, lines) -> bool:
+    """Whether the function calls `m.eval()` and then `m.train()` on the same receiver, both
+    without arguments: it runs `m` in eval mode and hands it back in training mode, so it runs
+    between training steps (nerfstudio's pipeline `get_eval_image_metrics_and_images`), not
+    in one. Not `m.train(training)`, which restores whatever mode the caller had: a model's
+    `forward` may take a posterior of a submodule that way (gpytorch's heteroskedastic noise)."""
+    node = f.node
+    text = "\n".join(lines[node.lineno - 1:node.end_lineno])
+    if ".eval()" not in text or ".train()" not in text:
+        return False
+    calls: dict = {"eval": {}, "train": {}}       # receiver -> the lines of its calls
+    for n in walk(node):
+        if type(n) is ast.Call and not n.args and not n.keywords and \
+                type(n.func) is ast.Attribute and n.func.attr in calls:
+            calls[n.func.attr].setdefault(ast.dump(n.func.value), []).append(n.lineno)
+    return any(min(at) <= max(calls["train"].get(recv, (0,))) for recv, at in calls["eval"].items())
+
+
 def _returns_float(node) -> bool:
     """Declared to return Python floats (`-> float`, `-> tuple[float, float]`): a statistic or
     metric of tensors (a graph's assortativity, a group distance ratio), whose reads of tensor
@@ -120,6 +138,9 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
         return f"its module `{scopes.test_module}` is in a test package"
     if scopes.logging_module is not None:
         return f"its module `{scopes.logging_module}` is a logging module"
+    if id(f) in scopes.evaluation:
+        return "it switches a module to eval mode and back to training mode (`m.eval()` ... " \
+               "`m.train()`): an evaluation between training steps, whoever calls it"
     if id(f) in scopes.plotting:
         return "it draws a figure (a plotting library): reporting, whoever calls it"
     if id(f) in scopes.memoized:

@@ -110,6 +110,7 @@ class Scopes:
         self.example_module: str | None = None  # the module's name when it is example code
         self.host_algorithms: set[int] = set()    # ids of functions cold as host algorithms
         self.plotting: set[int] = set()           # ids of functions that draw figures (`reporting.py`)
+        self.evaluation: set[int] = set()         # ids of those switching a module to eval and back
         self.memoized: set[int] = set()           # ids of functions under `functools.lru_cache`/`cache`
         # ids of functions cold only for want of a caller that is not cold (and those `-> float`):
         # being called from cold code is no evidence, so another file's model code reaching

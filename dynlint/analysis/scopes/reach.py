@@ -8,7 +8,7 @@ from ..reporting import draws, imports_plotting, returns_host_numbers
 from ..roles import Role
 from ..steploops import drives_model, step_spans, trains
 from .callgraph import _CallGraph
-from .cold import _handles_data, _host_algorithm, _HOST_ALGORITHMS, _returns_float, _spread_cold
+from .cold import _handles_data, _host_algorithm, _HOST_ALGORITHMS, _returns_float, _spread_cold, evaluates
 from .info import FunctionInfo, Scopes
 from .naming import (_COLD_FUNC, _COMPILE_CALL, _COMPILE_DECORATORS, _LOSS_CLASS, _MEMOIZE_DECORATORS,
                      _ROOT_FUNCTION, _ROOT_METHOD, _STEP_METHOD, constructed_classes)
@@ -34,10 +34,18 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
     # and, like the roots, not made cold by a figure they draw.
     steps = {id(f) for f in order if f.cls is not None and f.qualname in f.cls.deferred
              and _STEP_METHOD.match(f.name)}
+    roots = None
     if imports_plotting(scopes.imports):
         roots = {id(f) for f in todo} | steps
         plotting.update(id(f) for f in order
                         if id(f) not in roots and draws(f.refs(lines)[0], scopes.imports))
+    # Switching a module to eval mode and back to training mode is an evaluation run
+    # between training steps (or a probe, an export): reporting too, whoever calls it.
+    evaluating = [f for f in order if f.parent is None and evaluates(f, lines)]
+    if evaluating:
+        roots = roots or {id(f) for f in todo} | steps
+        scopes.evaluation.update(id(f) for f in evaluating if id(f) not in roots)
+        plotting.update(scopes.evaluation)
     # A memoized function runs its body once per distinct arguments (`@lru_cache` on the
     # degrees of a Clebsch-Gordan table), like lazy initialisation: cold, whoever calls it.
     memoized = scopes.memoized
