@@ -5,13 +5,13 @@ from __future__ import annotations
 import ast
 import re
 
-from ..reporting import returns_host_numbers
+from ..reporting import returns_host_numbers, returns_python_bool
 from ..roles import Role
 from ..statements import walk
 from .callgraph import _CallGraph
 from .info import FunctionInfo, Scopes
 from .held import stores
-from .naming import _COLD_BASE, _COLD_CLASS, _COLD_FUNC, _METHOD_ALIAS
+from .naming import _COLD_BASE, _COLD_CLASS, _COLD_FUNC, _METHOD_ALIAS, _ROOT_METHOD
 
 
 # Modules whose data structures live on the host only: a function that keeps a heap or
@@ -156,6 +156,9 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
     if returns_host_numbers(f.node):
         return "every return converts tensor data to Python floats, or to a record of Python " \
                "values (JSON, a report): a statistic, metric or serialisation"
+    if not _ROOT_METHOD.match(f.name) and returns_python_bool(f.node):
+        return "every return is a Python bool (a constant, `bool(...)`, `torch.equal`, a " \
+               "comparison with a size or a read): a predicate, its reads are its answer"
     if _handles_data(f.node):
         return "it is declared to take or return a dataset, sampler or loader: data preparation"
     if id(f) in scopes.host_algorithms:

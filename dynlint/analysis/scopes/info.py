@@ -76,6 +76,10 @@ class FunctionInfo:
                     names.update(parts)
                     if len(parts) > 1 and parts[1]:
                         pairs.add((parts[0], parts[1]))
+                        if len(parts) > 2 and parts[2] and parts[0] != "self":
+                            # (`torch_geometric.backend.use_segment_matmul_heuristic(...)`: a
+                            # function named through its package and module)
+                            pairs.add((parts[0], parts[1] + "." + parts[2]))
                         if parts[0] == "self" or parts[0] == "cls":
                             attrs.add(parts[1])
                             members.update(parts[2:])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from ..reporting import draws, imports_plotting, returns_host_numbers
+from ..reporting import draws, imports_plotting, returns_host_numbers, returns_python_bool
 from ..roles import Role
 from ..steploops import drives_model, step_spans, trains
 from .callgraph import _CallGraph
@@ -84,7 +84,8 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
                 # (the constructor of a plain class runs in the step when model code of
                 # another file builds an instance there: `Interval(ts[0], ts[-1])`)
                 scopes.soft_cold.add(id(f))
-        elif _returns_float(f.node) or returns_host_numbers(f.node) or _handles_data(f.node):
+        elif _returns_float(f.node) or returns_host_numbers(f.node) or _handles_data(f.node) or \
+                predicate(f):
             # (reachability from another file wins)
             f.role = Role.COLD
             scopes.soft_cold.add(id(f))
@@ -101,6 +102,13 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
         f.modelish = f.role == Role.MODEL or id(f) in scopes.deferred_reach or bool(
             _ROOT_METHOD.match(f.name) or "loss" in f.name.lower()
             or (f.cls is not None and f.cls.is_module and not _COLD_FUNC.match(f.name)))
+
+
+def predicate(f: FunctionInfo) -> bool:
+    """A function answering a question with a Python bool (reporting.returns_python_bool); not
+    the `__call__` or `forward` of an object, which a driver calls on every step (a generation
+    loop's stopping criterion returning `True` once a token's probability drops)."""
+    return not _ROOT_METHOD.match(f.name) and returns_python_bool(f.node)
 
 
 def _keep_deferred_reach(scopes: Scopes, order: list[FunctionInfo], graph: _CallGraph) -> None:
