@@ -172,7 +172,8 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
                "(tests, tokenizers, processors, collate functions, configs)"
     for base in scopes.bases.get(cls.name, ()):
         if _COLD_BASE.search(base):
-            return f"its class `{cls.name}` derives from `{base}` (data loading, training, tests)"
+            return f"its class `{cls.name}` derives from `{base}` (data loading, training, tests, " \
+                   "a host thread)"
         if base in scopes.classes and scopes.classes[base].cold:
             return f"its class `{cls.name}` derives from `{base}`, which is cold"
     return f"its class `{cls.name}` is cold"
