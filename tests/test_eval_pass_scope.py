@@ -11,9 +11,7 @@ nerfstudio 1.1.5 (Apache 2.0) and gpytorch 1.15.2 (MIT), shortened.
 """
 from __future__ import annotations
 
-import json
-
-from _tree import write_tree
+from _tree import findings, write_tree
 
 FILES = {
     "pyproject.toml": "[project]\nname = 'pkg'\n",
@@ -109,15 +107,9 @@ FILES = {
 }
 
 
-def _findings(dynlint, root, *args):
-    out = dynlint("check", *args, "--output-format", "json", cwd=root)
-    return sorted((f["path"].replace("\\", "/").rsplit("/", 1)[-1], f["line"], f["code"])
-                  for f in json.loads(out.stdout))
-
-
 def test_evaluation_pass_and_viewer_thread_make_their_helpers_cold(dynlint, tmp_path):
     write_tree(tmp_path, FILES)
-    found = _findings(dynlint, tmp_path, ".", "--no-cache")
+    found = findings(dynlint, tmp_path, ".", "--no-cache")
     lines = {(p, line) for p, line, _ in found}
     # The colormap the evaluation images and the viewer use: cold.
     assert not any(p == "colormaps.py" and line < 15 for p, line in lines), found
@@ -134,5 +126,5 @@ def test_without_the_viewer_thread_its_caller_keeps_the_colormap(dynlint, tmp_pa
     files = dict(FILES)
     files["pkg/viewer.py"] = files["pkg/viewer.py"].replace("(threading.Thread)", "")
     write_tree(tmp_path, files)
-    found = _findings(dynlint, tmp_path, ".", "--no-cache")
+    found = findings(dynlint, tmp_path, ".", "--no-cache")
     assert ("colormaps.py", 6) in {(p, line) for p, line, _ in found}, found

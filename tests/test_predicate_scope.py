@@ -10,9 +10,7 @@ torch_geometric 2.8.1 (MIT), asteroid 0.7.0 (MIT) and transformers (Apache 2.0).
 """
 from __future__ import annotations
 
-import json
-
-from _tree import write_tree
+from _tree import findings, write_tree
 
 FILES = {
     "pyproject.toml": "[project]\nname = 'pkg'\n",
@@ -82,15 +80,9 @@ FILES = {
 }
 
 
-def _findings(dynlint, root, *args):
-    out = dynlint("check", *args, "--output-format", "json", cwd=root)
-    return sorted((f["path"].replace("\\", "/").rsplit("/", 1)[-1], f["line"], f["code"])
-                  for f in json.loads(out.stdout))
-
-
 def test_predicates_are_soft_cold(dynlint, tmp_path):
     write_tree(tmp_path, FILES)
-    found = _findings(dynlint, tmp_path, ".", "--no-cache")
+    found = findings(dynlint, tmp_path, ".", "--no-cache")
     lines = {(p, line) for p, line, _ in found}
     assert ("hypergraph.py", 10) not in lines, found     # has_isolated_nodes: a bool
     assert ("hypergraph.py", 13) in lines, found         # its twin returns the nodes
@@ -120,7 +112,7 @@ def test_a_predicate_model_code_of_another_file_calls_stays_in_scope(dynlint, tm
                 return self.a(x) + self.b(x)
         """
     write_tree(tmp_path, files)
-    found = _findings(dynlint, tmp_path, ".", "--no-cache")
+    found = findings(dynlint, tmp_path, ".", "--no-cache")
     assert ("torch_utils.py", 6) in {(p, line) for p, line, _ in found}, found
 
 
@@ -141,7 +133,7 @@ def test_a_setter_returning_true_is_no_predicate(dynlint, tmp_path):
                 return True
         """
     write_tree(tmp_path, files)
-    found = _findings(dynlint, tmp_path, ".", "--no-cache")
+    found = findings(dynlint, tmp_path, ".", "--no-cache")
     assert ("store.py", 11) in {(p, line) for p, line, _ in found}, found
 
 
@@ -176,7 +168,7 @@ DOTTED = {
 
 def test_a_function_named_through_its_package_and_module_is_reached(dynlint, tmp_path):
     write_tree(tmp_path, DOTTED)
-    found = _findings(dynlint, tmp_path, ".", "--no-cache")
+    found = findings(dynlint, tmp_path, ".", "--no-cache")
     assert ("backend.py", 7) in {(p, line) for p, line, _ in found}, found
     r = dynlint("check", "--explain", "pkg/backend.py:7", cwd=tmp_path)
     assert "RGCNConv.forward" in r.stdout, r.stdout

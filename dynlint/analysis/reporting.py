@@ -187,18 +187,26 @@ def _statistic_names(fnode) -> set[str]:
     return good - bad
 
 
+def _own_nodes(fnode):
+    """The nodes of a function's body, not those of the functions, lambdas and classes nested in
+    it (their `return`s are not the function's)."""
+    todo = list(fnode.body)
+    while todo:
+        n = todo.pop()
+        if type(n) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
+            continue
+        yield n
+        todo += child_nodes(n)
+
+
 def returns_host_numbers(fnode) -> bool:
     """Every `return` of the function itself (not of nested functions) hands back tensor data
     converted to Python floats (or lists, next to a float on another path), or a record of
     Python values (a dict literal, or a local name bound only to one), and there is one."""
     kinds = set()
-    todo = list(fnode.body)
     records = ratios = None
-    while todo:
-        n = todo.pop()
+    for n in _own_nodes(fnode):
         t = type(n)
-        if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
-            continue
         if t is ast.Return:
             kind = _host_value(n.value) if n.value is not None else None
             if kind is None and _item_of_name(n.value):
@@ -216,7 +224,6 @@ def returns_host_numbers(fnode) -> bool:
             kinds.add(kind)
         elif t in (ast.Yield, ast.YieldFrom):
             return False
-        todo += child_nodes(n)
     return "float" in kinds or "record" in kinds
 
 
@@ -261,13 +268,9 @@ def returns_python_bool(fnode) -> bool:
     """Every `return` of the function itself (not of nested functions) hands back a Python
     bool, and one computes it or a test chooses it (`if ...: return False`), and the function
     stores nothing into an object: a `put` that returns `True` after storing is a setter."""
-    todo = list(fnode.body)
     found = chosen = False
-    while todo:
-        n = todo.pop()
+    for n in _own_nodes(fnode):
         t = type(n)
-        if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
-            continue
         if t is ast.Return:
             if n.value is None or not _python_bool(n.value):
                 return False
@@ -280,6 +283,5 @@ def returns_python_bool(fnode) -> bool:
                 return False
         elif t in (ast.If, ast.While, ast.IfExp):
             chosen = True
-        todo += child_nodes(n)
     return found and chosen
 

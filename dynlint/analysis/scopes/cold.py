@@ -156,7 +156,7 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
     if returns_host_numbers(f.node):
         return "every return converts tensor data to Python floats, or to a record of Python " \
                "values (JSON, a report): a statistic, metric or serialisation"
-    if not _ROOT_METHOD.match(f.name) and returns_python_bool(f.node):
+    if scopes.defer and not _ROOT_METHOD.match(f.name) and returns_python_bool(f.node):
         return "every return is a Python bool (a constant, `bool(...)`, `torch.equal`, a " \
                "comparison with a size or a read): a predicate, its reads are its answer"
     if _handles_data(f.node):

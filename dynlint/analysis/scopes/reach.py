@@ -85,7 +85,7 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
                 # another file builds an instance there: `Interval(ts[0], ts[-1])`)
                 scopes.soft_cold.add(id(f))
         elif _returns_float(f.node) or returns_host_numbers(f.node) or _handles_data(f.node) or \
-                predicate(f):
+                scopes.defer and predicate(f):
             # (reachability from another file wins)
             f.role = Role.COLD
             scopes.soft_cold.add(id(f))
@@ -107,7 +107,9 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
 def predicate(f: FunctionInfo) -> bool:
     """A function answering a question with a Python bool (reporting.returns_python_bool); not
     the `__call__` or `forward` of an object, which a driver calls on every step (a generation
-    loop's stopping criterion returning `True` once a token's probability drops)."""
+    loop's stopping criterion returning `True` once a token's probability drops). Only with the
+    cross-file step (`Scopes.defer`): a model steering on `if is_padded(mask):` is often in
+    another file, and a file checked alone (flake8, `--no-cross-file`) cannot see it reached."""
     return not _ROOT_METHOD.match(f.name) and returns_python_bool(f.node)
 
 
