@@ -19,6 +19,11 @@ from tensors is what they render or return for a person to look at, after the st
   `.item()`/`.tolist()`/`float`/`int`/`str` conversions, constants and Python-typed
   parameters, literal or through a local bound only to one) serialises what it read
   (nerfstudio's `Cameras.to_json`), unless it also stores attributes: soft cold too.
+* A function whose every `return` is a Python bool (`True`/`False`, `bool(...)`,
+  `torch.equal(...)`, `not ...`, a comparison with a Python number such as `t.size(0)`,
+  `len(...)` or `.item()`, and `and`/`or` of those) answers a question about its arguments
+  (torch_geometric's `has_isolated_nodes`, asteroid's `are_models_equal`): a predicate whose
+  reads are its answer, soft cold like a statistic.
 """
 from __future__ import annotations
 
@@ -182,18 +187,26 @@ def _statistic_names(fnode) -> set[str]:
     return good - bad
 
 
+def _own_nodes(fnode):
+    """The nodes of a function's body, not those of the functions, lambdas and classes nested in
+    it (their `return`s are not the function's)."""
+    todo = list(fnode.body)
+    while todo:
+        n = todo.pop()
+        if type(n) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
+            continue
+        yield n
+        todo += child_nodes(n)
+
+
 def returns_host_numbers(fnode) -> bool:
     """Every `return` of the function itself (not of nested functions) hands back tensor data
     converted to Python floats (or lists, next to a float on another path), or a record of
     Python values (a dict literal, or a local name bound only to one), and there is one."""
     kinds = set()
-    todo = list(fnode.body)
     records = ratios = None
-    while todo:
-        n = todo.pop()
+    for n in _own_nodes(fnode):
         t = type(n)
-        if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
-            continue
         if t is ast.Return:
             kind = _host_value(n.value) if n.value is not None else None
             if kind is None and _item_of_name(n.value):
@@ -211,5 +224,64 @@ def returns_host_numbers(fnode) -> bool:
             kinds.add(kind)
         elif t in (ast.Yield, ast.YieldFrom):
             return False
-        todo += child_nodes(n)
     return "float" in kinds or "record" in kinds
+
+
+# Calls whose value is a Python number or bool whatever the receiver: sizes, counts, reads.
+_HOST_NUMBER_METHODS = frozenset({"size", "numel", "dim", "item", "nelement", "ndimension"})
+_HOST_NUMBER_FUNCTIONS = frozenset({"len", "int", "float"})
+_BOOL_FUNCTIONS = frozenset({"bool", "isinstance", "hasattr", "callable"})
+_TORCH_BOOL = frozenset({"equal", "allclose", "is_tensor", "is_floating_point", "is_complex"})
+
+
+def _host_number(node) -> bool:
+    """`t.size(0)`, `t.numel()`, `x.item()`, `len(x)`, `int(x)`: a Python number."""
+    if type(node) is not ast.Call:
+        return False
+    func = node.func
+    if type(func) is ast.Name:
+        return func.id in _HOST_NUMBER_FUNCTIONS
+    return type(func) is ast.Attribute and func.attr in _HOST_NUMBER_METHODS
+
+
+def _python_bool(node) -> bool:
+    """A Python bool whatever the arguments were (see the module docstring)."""
+    t = type(node)
+    if t is ast.Constant:
+        return type(node.value) is bool
+    if t is ast.UnaryOp:
+        return type(node.op) is ast.Not
+    if t is ast.BoolOp:
+        return all(_python_bool(v) for v in node.values)
+    if t is ast.Compare:
+        return any(_host_number(e) for e in (node.left, *node.comparators))
+    if t is ast.Call:
+        func = node.func
+        if type(func) is ast.Name:
+            return func.id in _BOOL_FUNCTIONS
+        return type(func) is ast.Attribute and func.attr in _TORCH_BOOL and \
+            type(func.value) is ast.Name and func.value.id == "torch"
+    return False
+
+
+def returns_python_bool(fnode) -> bool:
+    """Every `return` of the function itself (not of nested functions) hands back a Python
+    bool, and one computes it or a test chooses it (`if ...: return False`), and the function
+    stores nothing into an object: a `put` that returns `True` after storing is a setter."""
+    found = chosen = False
+    for n in _own_nodes(fnode):
+        t = type(n)
+        if t is ast.Return:
+            if n.value is None or not _python_bool(n.value):
+                return False
+            found = True
+            chosen = chosen or type(n.value) is not ast.Constant
+        elif t in (ast.Yield, ast.YieldFrom):
+            return False
+        elif t in (ast.Assign, ast.AugAssign, ast.AnnAssign):
+            if any(type(x) in (ast.Attribute, ast.Subscript) for x in (n.targets if t is ast.Assign else [n.target])):
+                return False
+        elif t in (ast.If, ast.While, ast.IfExp):
+            chosen = True
+    return found and chosen
+

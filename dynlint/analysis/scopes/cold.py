@@ -5,13 +5,13 @@ from __future__ import annotations
 import ast
 import re
 
-from ..reporting import returns_host_numbers
+from ..reporting import returns_host_numbers, returns_python_bool
 from ..roles import Role
 from ..statements import walk
 from .callgraph import _CallGraph
 from .info import FunctionInfo, Scopes
 from .held import stores
-from .naming import _COLD_BASE, _COLD_CLASS, _COLD_FUNC, _METHOD_ALIAS
+from .naming import _COLD_BASE, _COLD_CLASS, _COLD_FUNC, _METHOD_ALIAS, _ROOT_METHOD
 
 
 # Modules whose data structures live on the host only: a function that keeps a heap or
@@ -60,6 +60,24 @@ def _in_loop(node, imports, modules) -> bool:
             if q in modules:
                 return True
     return False
+
+
+def evaluates(f: FunctionInfo, lines) -> bool:
+    """Whether the function calls `m.eval()` and then `m.train()` on the same receiver, both
+    without arguments: it runs `m` in eval mode and hands it back in training mode, so it runs
+    between training steps (nerfstudio's pipeline `get_eval_image_metrics_and_images`), not
+    in one. Not `m.train(training)`, which restores whatever mode the caller had: a model's
+    `forward` may take a posterior of a submodule that way (gpytorch's heteroskedastic noise)."""
+    node = f.node
+    text = "\n".join(lines[node.lineno - 1:node.end_lineno])
+    if ".eval()" not in text or ".train()" not in text:
+        return False
+    calls: dict = {"eval": {}, "train": {}}       # receiver -> the lines of its calls
+    for n in walk(node):
+        if type(n) is ast.Call and not n.args and not n.keywords and \
+                type(n.func) is ast.Attribute and n.func.attr in calls:
+            calls[n.func.attr].setdefault(ast.dump(n.func.value), []).append(n.lineno)
+    return any(min(at) <= max(calls["train"].get(recv, (0,))) for recv, at in calls["eval"].items())
 
 
 def _returns_float(node) -> bool:
@@ -120,6 +138,9 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
         return f"its module `{scopes.test_module}` is in a test package"
     if scopes.logging_module is not None:
         return f"its module `{scopes.logging_module}` is a logging module"
+    if id(f) in scopes.evaluation:
+        return "it switches a module to eval mode and back to training mode (`m.eval()` ... " \
+               "`m.train()`): an evaluation between training steps, whoever calls it"
     if id(f) in scopes.plotting:
         return "it draws a figure (a plotting library): reporting, whoever calls it"
     if id(f) in scopes.memoized:
@@ -135,6 +156,9 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
     if returns_host_numbers(f.node):
         return "every return converts tensor data to Python floats, or to a record of Python " \
                "values (JSON, a report): a statistic, metric or serialisation"
+    if scopes.defer and not _ROOT_METHOD.match(f.name) and returns_python_bool(f.node):
+        return "every return is a Python bool (a constant, `bool(...)`, `torch.equal`, a " \
+               "comparison with a size or a read): a predicate, its reads are its answer"
     if _handles_data(f.node):
         return "it is declared to take or return a dataset, sampler or loader: data preparation"
     if id(f) in scopes.host_algorithms:
@@ -148,7 +172,8 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
                "(tests, tokenizers, processors, collate functions, configs)"
     for base in scopes.bases.get(cls.name, ()):
         if _COLD_BASE.search(base):
-            return f"its class `{cls.name}` derives from `{base}` (data loading, training, tests)"
+            return f"its class `{cls.name}` derives from `{base}` (data loading, training, tests, " \
+                   "a host thread)"
         if base in scopes.classes and scopes.classes[base].cold:
             return f"its class `{cls.name}` derives from `{base}`, which is cold"
     return f"its class `{cls.name}` is cold"

@@ -76,6 +76,10 @@ class FunctionInfo:
                     names.update(parts)
                     if len(parts) > 1 and parts[1]:
                         pairs.add((parts[0], parts[1]))
+                        if len(parts) > 2 and parts[2] and parts[0] != "self":
+                            # (`torch_geometric.backend.use_segment_matmul_heuristic(...)`: a
+                            # function named through its package and module)
+                            pairs.add((parts[0], parts[1] + "." + parts[2]))
                         if parts[0] == "self" or parts[0] == "cls":
                             attrs.add(parts[1])
                             members.update(parts[2:])
@@ -110,6 +114,7 @@ class Scopes:
         self.example_module: str | None = None  # the module's name when it is example code
         self.host_algorithms: set[int] = set()    # ids of functions cold as host algorithms
         self.plotting: set[int] = set()           # ids of functions that draw figures (`reporting.py`)
+        self.evaluation: set[int] = set()         # ids of those switching a module to eval and back
         self.memoized: set[int] = set()           # ids of functions under `functools.lru_cache`/`cache`
         # ids of functions cold only for want of a caller that is not cold (and those `-> float`):
         # being called from cold code is no evidence, so another file's model code reaching

@@ -27,7 +27,8 @@ _COLD_CLASS = re.compile(
 )
 _COLD_BASE = re.compile(
     r"(^|\.)(\w*Dataset|Sampler|BatchSampler|DataLoader|TestCase|\w*Transform|"
-    r"LightningDataModule|DataModule|Trainer|TrainerCallback|Callback|PretrainedConfig)$"
+    r"LightningDataModule|DataModule|Trainer|TrainerCallback|Callback|PretrainedConfig|"
+    r"threading\.Thread)$"
 )
 _MODULE_BASE = re.compile(
     r"(^|\.)(Module|Sequential|ModuleList|ModuleDict)$|(Model|Module|Layer|Block|Net|Network|"

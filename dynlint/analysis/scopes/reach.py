@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import ast
 
-from ..reporting import draws, imports_plotting, returns_host_numbers
+from ..reporting import draws, imports_plotting, returns_host_numbers, returns_python_bool
 from ..roles import Role
 from ..steploops import drives_model, step_spans, trains
 from .callgraph import _CallGraph
-from .cold import _handles_data, _host_algorithm, _HOST_ALGORITHMS, _returns_float, _spread_cold
+from .cold import _handles_data, _host_algorithm, _HOST_ALGORITHMS, _returns_float, _spread_cold, evaluates
 from .info import FunctionInfo, Scopes
 from .naming import (_COLD_FUNC, _COMPILE_CALL, _COMPILE_DECORATORS, _LOSS_CLASS, _MEMOIZE_DECORATORS,
                      _ROOT_FUNCTION, _ROOT_METHOD, _STEP_METHOD, constructed_classes,
@@ -35,10 +35,18 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
     # and, like the roots, not made cold by a figure they draw.
     steps = {id(f) for f in order if f.cls is not None and f.qualname in f.cls.deferred
              and _STEP_METHOD.match(f.name)}
+    roots = None
     if imports_plotting(scopes.imports):
         roots = {id(f) for f in todo} | steps
         plotting.update(id(f) for f in order
                         if id(f) not in roots and draws(f.refs(lines)[0], scopes.imports))
+    # Switching a module to eval mode and back to training mode is an evaluation run
+    # between training steps (or a probe, an export): reporting too, whoever calls it.
+    evaluating = [f for f in order if f.parent is None and evaluates(f, lines)]
+    if evaluating:
+        roots = roots or {id(f) for f in todo} | steps
+        scopes.evaluation.update(id(f) for f in evaluating if id(f) not in roots)
+        plotting.update(scopes.evaluation)
     # A memoized function runs its body once per distinct arguments (`@lru_cache` on the
     # degrees of a Clebsch-Gordan table), like lazy initialisation: cold, whoever calls it.
     memoized = scopes.memoized
@@ -77,7 +85,8 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
                 # (the constructor of a plain class runs in the step when model code of
                 # another file builds an instance there: `Interval(ts[0], ts[-1])`)
                 scopes.soft_cold.add(id(f))
-        elif _returns_float(f.node) or returns_host_numbers(f.node) or _handles_data(f.node):
+        elif _returns_float(f.node) or returns_host_numbers(f.node) or _handles_data(f.node) or \
+                scopes.defer and predicate(f):
             # (reachability from another file wins)
             f.role = Role.COLD
             scopes.soft_cold.add(id(f))
@@ -94,6 +103,15 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
         f.modelish = f.role == Role.MODEL or id(f) in scopes.deferred_reach or bool(
             modelish_name(f.name)
             or (f.cls is not None and f.cls.is_module and not _COLD_FUNC.match(f.name)))
+
+
+def predicate(f: FunctionInfo) -> bool:
+    """A function answering a question with a Python bool (reporting.returns_python_bool); not
+    the `__call__` or `forward` of an object, which a driver calls on every step (a generation
+    loop's stopping criterion returning `True` once a token's probability drops). Only with the
+    cross-file step (`Scopes.defer`): a model steering on `if is_padded(mask):` is often in
+    another file, and a file checked alone (flake8, `--no-cross-file`) cannot see it reached."""
+    return not _ROOT_METHOD.match(f.name) and returns_python_bool(f.node)
 
 
 def _keep_deferred_reach(scopes: Scopes, order: list[FunctionInfo], graph: _CallGraph) -> None:
