@@ -83,10 +83,11 @@ class _CallGraph:
             text = "\n".join(self.lines[node.lineno - 1:node.end_lineno])
             for name in called_instances(text, self.callable_classes, mentioned):
                 out.extend(self.callable_classes[name])
-        if self.constructed and not self.constructed.keys().isdisjoint(names_here):
+        built = self.constructed.keys() & names_here if self.constructed else ()
+        if built:
             node = f.node
             text = "\n".join(self.lines[node.lineno - 1:node.end_lineno])
-            for name in constructed(text, self.constructed):
+            for name in constructed(text, built):
                 out.extend(self.constructed[name])
         self._callees[id(f)] = out
         return out
