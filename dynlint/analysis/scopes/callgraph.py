@@ -28,15 +28,17 @@ class _CallGraph:
         self.names = frozenset(self.module_funcs)
         self.held: dict[str, list[FunctionInfo]] = {}   # attribute -> __call__/forward it holds
         classes = scopes.classes
-        if self.methods and "self." in "".join(lines):
-            for attr, cls in _HELD_INSTANCE.findall("\n".join(lines)):
+        text = "\n".join(lines) if self.methods else ""
+        if "self." in text:
+            for attr, cls in _HELD_INSTANCE.findall(text):
                 info = classes.get(cls)
                 if info is not None:
                     for name in ("__call__", "forward"):
                         self.held.setdefault(attr, []).extend(info.methods.get(name, ()))
-            text = "\n".join(lines)
-            if any(f": {n}" in text or f"[{n}" in text for n in classes) and \
-                    _HELD_NAME.search(text):
+            # (`self.config = config` is in most modules, early: the search first, then a
+            # look for each class's name as an annotation over the whole text)
+            if _HELD_NAME.search(text) and \
+                    any(f": {n}" in text or f"[{n}" in text for n in classes):
                 # `self.bm = bm`, `bm: BaseBrownian` of this file: the `__call__` of it and of
                 # its subclasses here
                 for info in classes.values():
