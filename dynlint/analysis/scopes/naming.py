@@ -118,7 +118,7 @@ _ID_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 
 
 def _bare_call(text: str, name: str, raised: bool = False) -> bool:
-    """Whether `text` calls `name` as a bare name (`name (`, not `x.name(`; `raise name(`
+    r"""Whether `text` calls `name` as a bare name (`name (`, not `x.name(`; `raise name(`
     only if `raised`): `(?<![\w.])(?<!raise )name\s*\(` without a regex compiled per name."""
     n = len(text)
     i = text.find(name)
