@@ -22,12 +22,21 @@ def resolve(all_facts, why: dict | None = None) -> list:
     return resolve_both(all_facts, why)[0]
 
 
-def resolve_both(all_facts, why: dict | None = None) -> tuple:
+def resolve_both(all_facts, why: dict | None = None, known: tuple | None = None) -> tuple:
     """(resolve's findings, the functions and methods neutral in their files whose every
-    caller in the project is cold: `cold_called`)."""
-    model = _reach(all_facts, why)
+    caller in the project is cold: `cold_called`). `known`: `reach_and_cold` of facts with the
+    same exports, references, classes and re-exports, computed earlier."""
+    model, cold = known if known is not None else reach_and_cold(all_facts, why)
     return [finding for facts in all_facts for func, finding in facts.conditional
-            if f"{facts.module}.{func}" in model], cold_called(all_facts, model)
+            if f"{facts.module}.{func}" in model], cold
+
+
+def reach_and_cold(all_facts, why: dict | None = None) -> tuple:
+    """(the names model code reaches, `cold_called`): what the files' exports, model
+    references, classes and re-exports say, nothing else (not their summaries, sites or
+    conditional findings, which the cross-file step's walks again change)."""
+    model = _reach(all_facts, why)
+    return model, cold_called(all_facts, model)
 
 
 def cold_called(all_facts, model: set) -> set:

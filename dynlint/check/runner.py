@@ -9,13 +9,14 @@ import dataclasses
 import gc
 import os
 import sys
+import threading
 
 from ..project import notebook, source
 from ..project.cache import Configurations, content_hash
 from ..project.discover import discover, display_path
 from ..project.scope import module_name  # noqa: F401  (used here and by the server)
 from .crossfile import Memo, cached_files, external_key, project_facts, settle
-from .reach import resolve_both
+from .reach import reach_and_cold, resolve_both
 from ..engine.match import Engine
 from ..finding import internal_error
 from ..report import snippets
@@ -217,10 +218,20 @@ def cross_file_step(named: list, others: list, found_in: dict, findings: list, c
             snippets.remember(display, cut)
     else:
         added, lines, walked = [], {}, set()
+        early = None
         if any(facts.demands or facts.opens for facts in named):
+            # The reach across files reads only what the first walks said (exports, model
+            # references, classes, re-exports), which the walks again leave as they are
+            # (crossfile.merged): it runs on a thread while worker processes walk again, on
+            # the core the parent leaves idle. (Not with other files of the project: those
+            # the step walks get exports from their walk.)
+            if not others:
+                early = _Background(lambda facts=list(named): reach_and_cold(facts))
             added, lines, walked = _settle(named, others, found_in, configs, texts, jobs,
-                                           save=record is None)
-        reached, cold = resolve_both(named + others)
+                                           save=record is None,
+                                           pooled=early.start if early is not None else None)
+        reached, cold = resolve_both(named + others,
+                                     known=early.result() if early is not None else None)
         dropped = sorted([found_in[facts.origin][0], *facts.neutral[name[len(facts.module) + 1:]]]
                          for facts in named if facts.neutral
                          for name in cold.intersection(f"{facts.module}.{q}" for q in facts.neutral))
@@ -258,13 +269,14 @@ def _walk_text(profile, text: str, path: str, display: str, external, only, key:
 
 
 def _settle(named: list, others: list, found_in: dict, configs, texts: dict | None = None,
-            jobs=None, save: bool = True) -> tuple:
+            jobs=None, save: bool = True, pooled=None) -> tuple:
     """Function summaries across files (crossfile.settle): the functions of a file whose
     calls into other files now return something known are walked again; what they find is
     added to the file's first findings (cached by the file's content and what it was told;
     a file's unsaved text, in `texts`, in memory only). Returns (the findings of the walks
     again, the report's lines of the files walked again: display -> snippets.Lines, the paths
-    of the files walked again: what else the outcome depends on besides the facts)."""
+    of the files walked again: what else the outcome depends on besides the facts).
+    `pooled()` is called when walks again start in worker processes."""
     global _ENGINES
     _ENGINES = configs.gates        # the server's configurations as well as the CLI's
     memo = Memo(configs, "#settled", entry_to_json, entry_from_json)
@@ -317,8 +329,11 @@ def _settle(named: list, others: list, found_in: dict, configs, texts: dict | No
         if len(todo) < RECHECK_PARALLEL:
             return
         todo.sort(key=_size, reverse=True)
+        pool = pooled is not None and (jobs or os.cpu_count() or 1) > 1
         for path, *found in _map(todo, jobs, _recheck_file):
             ready[path] = found
+            if pool:            # (once the workers are forked)
+                pooled()
 
     if texts is None:           # not in the server: no process pool under an editor
         recheck.prefetch = prefetch
@@ -326,6 +341,34 @@ def _settle(named: list, others: list, found_in: dict, configs, texts: dict | No
     if save:
         memo.save()
     return [f for found in added.values() for f in found], cuts, walked
+
+
+class _Background:
+    """`fn()` on a thread started on demand (`start`); `result()` waits for it, or calls
+    `fn` there if it never started, and raises what it raised."""
+
+    def __init__(self, fn):
+        self.fn, self.thread, self.out = fn, None, None
+
+    def start(self) -> None:
+        if self.thread is None:
+            self.thread = threading.Thread(target=self._run, daemon=True)
+            self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            self.out = (True, self.fn())
+        except BaseException as exc:        # (re-raised by result(), in the caller's thread)
+            self.out = (False, exc)
+
+    def result(self):
+        if self.thread is None:
+            return self.fn()
+        self.thread.join()
+        ok, value = self.out
+        if not ok:
+            raise value
+        return value
 
 
 def _recheck_file(job):

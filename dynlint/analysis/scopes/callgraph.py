@@ -28,15 +28,17 @@ class _CallGraph:
         self.names = frozenset(self.module_funcs)
         self.held: dict[str, list[FunctionInfo]] = {}   # attribute -> __call__/forward it holds
         classes = scopes.classes
-        if self.methods and "self." in "".join(lines):
-            for attr, cls in _HELD_INSTANCE.findall("\n".join(lines)):
+        text = "\n".join(lines) if self.methods else ""
+        if "self." in text:
+            for attr, cls in _HELD_INSTANCE.findall(text):
                 info = classes.get(cls)
                 if info is not None:
                     for name in ("__call__", "forward"):
                         self.held.setdefault(attr, []).extend(info.methods.get(name, ()))
-            text = "\n".join(lines)
-            if any(f": {n}" in text or f"[{n}" in text for n in classes) and \
-                    _HELD_NAME.search(text):
+            # (`self.config = config` is in most modules, early: the search first, then a
+            # look for each class's name as an annotation over the whole text)
+            if _HELD_NAME.search(text) and \
+                    any(f": {n}" in text or f"[{n}" in text for n in classes):
                 # `self.bm = bm`, `bm: BaseBrownian` of this file: the `__call__` of it and of
                 # its subclasses here
                 for info in classes.values():
@@ -83,10 +85,11 @@ class _CallGraph:
             text = "\n".join(self.lines[node.lineno - 1:node.end_lineno])
             for name in called_instances(text, self.callable_classes, mentioned):
                 out.extend(self.callable_classes[name])
-        if self.constructed and not self.constructed.keys().isdisjoint(names_here):
+        built = self.constructed.keys() & names_here if self.constructed else ()
+        if built:
             node = f.node
             text = "\n".join(self.lines[node.lineno - 1:node.end_lineno])
-            for name in constructed(text, self.constructed):
+            for name in constructed(text, built):
                 out.extend(self.constructed[name])
         self._callees[id(f)] = out
         return out

@@ -16,6 +16,8 @@ from .naming import _HELD_INSTANCE, _METHOD_ALIAS
 
 # `self.bm = bm` (a bare name, the whole value).
 _HELD_NAME = re.compile(r"self\.(\w+)\s*(?::[^=\n]*)?=\s*([A-Za-z_]\w*)\s*(?:#.*)?$", re.M)
+# `self.x =` / `self.x: T =`: how every store the patterns above read begins.
+_STORE = re.compile(r"self\.\w+\s*(?::[^=\n]*)?=(?!=)")
 # Annotation heads that wrap the class without changing what the value is an instance of.
 _WRAPPERS = frozenset({"Optional", "Union", "typing.Optional", "typing.Union"})
 
@@ -53,7 +55,9 @@ def stores(cls, lines: list[str]) -> list:
         for m in infos:
             node = m.node
             text = "\n".join(lines[node.lineno - 1:node.end_lineno])
-            if "self." not in text:
+            # (The three patterns below all start as `_STORE` does: most methods store
+            # nothing in `self`, and one search tells so.)
+            if "self." not in text or _STORE.search(text) is None:
                 continue
             found += [(attr, name, None, node) for attr, name in _HELD_INSTANCE.findall(text)]
             found += [(attr, name, "=", node) for attr, name in _HELD_NAME.findall(text)

@@ -81,8 +81,7 @@ def called_instances(text: str, classes, mentioned=None) -> set:
     if mentioned is not None and not any(_assigned_call(text, c) for c in mentioned):
         return out
     for local, cls in _LOCAL_INSTANCE.findall(text):
-        if cls in classes and local != cls and re.search(
-                r"(?<![\w.])" + re.escape(local) + r"\s*\(", text):
+        if cls in classes and local != cls and _bare_call(text, local, raised=True):
             out.add(cls)
     return out
 
@@ -117,13 +116,33 @@ def constructed_classes(classes: dict) -> dict:
 def constructed(text: str, classes) -> set:
     """The names in `classes` that `text` calls (`Interval(ts[0], ts[-1])`), but in a `raise`
     (an exception's constructor runs once, on the error path)."""
-    if not classes:
-        return set()
-    return {name for name in _NAME_CALLED.findall(text) if name in classes}
+    # (What `(?<![\w.])(?<!raise )([A-Za-z_]\w*)\s*\(` finds, looked for name by name: a
+    # scan of the whole text for every called name cost more than the few classes asked.)
+    return {name for name in classes if name[:1] in _ID_START and _bare_call(text, name)}
 
 
-# `name(`: a bare name called, not an attribute, not after `raise`.
-_NAME_CALLED = re.compile(r"(?<![\w.])(?<!raise )([A-Za-z_]\w*)\s*\(")
+_ID_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+
+
+def _bare_call(text: str, name: str, raised: bool = False) -> bool:
+    r"""Whether `text` calls `name` as a bare name (`name (`, not `x.name(`; `raise name(`
+    only if `raised`): `(?<![\w.])(?<!raise )name\s*\(` without a regex compiled per name."""
+    n = len(text)
+    i = text.find(name)
+    while i >= 0:
+        j = i + len(name)
+        if i > 0:
+            c = text[i - 1]
+            ok = not (c.isalnum() or c == "_" or c == ".") and (raised or text[i - 6:i] != "raise ")
+        else:
+            ok = True
+        if ok:
+            while j < n and text[j].isspace():
+                j += 1
+            if j < n and text[j] == "(":
+                return True
+        i = text.find(name, i + 1)
+    return False
 
 
 _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ()))
