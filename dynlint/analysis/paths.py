@@ -100,25 +100,32 @@ class PathJoins:
         """A name set to `None` on one path of an `if` and holding a tensor on the other
         (`m = t.ne(pad)`, then `if tpu: m = None`) is an optional tensor: code after the `if`
         that indexes with it runs on the path that holds the tensor, whatever the other path
-        does, so it keeps the tensor's kind (the walk would otherwise keep `None`)."""
+        does, so it keeps the tensor's kind (the walk would otherwise keep `None`). So is a
+        flag set to `True`/`False` on one path and holding a bool tensor on the other (`accept
+        = err <= 1`, then `if dt > max_dt: accept = False`): a truth test of it after the `if`
+        reads the tensor on the path that keeps it."""
         if ends(node.body) or ends(node.orelse):
             return
-        maybe = _none_assigned(node.body) | _none_assigned(node.orelse)
+        for const, fits in ((_is_none, _maybe_tensor), (_is_bool, _maybe_bool_tensor)):
+            self._join_constant_paths(pre, mid, node, const, fits)
+
+    def _join_constant_paths(self, pre: dict, mid: dict, node: ast.If, const, fits) -> None:
+        maybe = _const_assigned(node.body, const) | _const_assigned(node.orelse, const)
         if not maybe:
-            return                  # no path sets a name to None
+            return                  # no path sets a name to such a constant
         env = self.frame.env
         in_body, in_else = stored_names(node.body), stored_names(node.orelse)
         for name in (in_body | in_else) & maybe:
             if "." in name or _maybe_tensor(env.get(name)):
                 continue
-            paths = ((mid.get(name), _binds_none(node.body, name)) if name in in_body else
+            paths = ((mid.get(name), _binds_const(node.body, name, const)) if name in in_body else
                      (pre.get(name), False),
-                     (env.get(name), _binds_none(node.orelse, name)) if name in in_else else
-                     (pre.get(name), False))
-            (a, a_none), (b, b_none) = paths
-            if a_none and _maybe_tensor(b):
+                     (env.get(name), _binds_const(node.orelse, name, const)) if name in in_else
+                     else (pre.get(name), False))
+            (a, a_const), (b, b_const) = paths
+            if a_const and fits(b):
                 env[name] = b
-            elif b_none and _maybe_tensor(a):
+            elif b_const and fits(a):
                 env[name] = a
 
     def _narrowed_block(self, facts: dict, stmts) -> None:
@@ -203,20 +210,39 @@ def stored_names(stmts) -> set:
     return out
 
 
+def _is_none(value) -> bool:
+    return value is None
+
+
+def _is_bool(value) -> bool:
+    return type(value) is bool      # not `in (True, False)`: `0 == False`
+
+
 def _none_assigned(stmts) -> set:
     """Names a statement of `stmts` itself (not a nested block) sets to `None`."""
+    return _const_assigned(stmts, _is_none)
+
+
+def _const_assigned(stmts, const) -> set:
+    """Names a statement of `stmts` itself (not a nested block) sets to a constant `const`
+    accepts."""
     return {st.targets[0].id for st in stmts
             if type(st) is ast.Assign and len(st.targets) == 1 and type(st.targets[0]) is ast.Name
-            and type(st.value) is ast.Constant and st.value.value is None}
+            and type(st.value) is ast.Constant and const(st.value.value)}
 
 
 def _binds_none(stmts, name: str) -> bool:
     """The last statement of `stmts` that binds `name` is `name = None`."""
+    return _binds_const(stmts, name, _is_none)
+
+
+def _binds_const(stmts, name: str, const) -> bool:
+    """The last statement of `stmts` that binds `name` sets it to a constant `const` accepts."""
     for st in reversed(stmts):
         if name in stored_names([st]):
             return type(st) is ast.Assign and len(st.targets) == 1 and \
                 type(st.targets[0]) is ast.Name and type(st.value) is ast.Constant and \
-                st.value.value is None
+                const(st.value.value)
     return False
 
 
@@ -226,6 +252,10 @@ def _is_tensor(k) -> bool:
 
 def _maybe_tensor(k) -> bool:
     return k is not None and K.level(k) >= PROBABLE and not k & HOST
+
+
+def _maybe_bool_tensor(k) -> bool:
+    return _maybe_tensor(k) and bool(k & K.BOOL)
 
 
 def _is_number(k) -> bool:
