@@ -266,3 +266,33 @@ def test_bool_constant_keeps_no_number_nor_non_bool_tensor(dynlint, write):
                 return x
         """)
     assert found == []
+
+
+def test_tensor_rebound_to_a_plain_value_on_a_rare_path_is_still_a_tensor(dynlint, write):
+    # torchsde's BrownianInterval.__call__: `ta` is the caller's tensor time, rebound to the
+    # interval's float start only when `tb` is not given; `float(ta)` after the `if` reads the
+    # tensor on the common path. A name every path rebinds holds no tensor after the `if`,
+    # nor one a path recasts with a method tensors lack (torchvision's PIL `pad`, whose
+    # caller passes its `img: Tensor` under `if not isinstance(img, torch.Tensor):`).
+    found = _check(dynlint, write, """\
+        import torch
+        class Query(torch.nn.Module):
+            def __init__(self, start):
+                super().__init__()
+                self.start = float(start)
+            def forward(self, x, tb=None):
+                ta = x.amax()
+                if tb is None:
+                    ta, tb = self.start, ta
+                t0 = float(ta)
+                s = x.sum()
+                if tb is None:
+                    s = 0.5
+                else:
+                    s = 1.5
+                img = x.float()
+                if tb is None:
+                    img = img.crop((0, 0, 4, 4))   # a method tensors lack: no tensor here
+                return t0, float(s), float(img)
+        """)
+    assert found == [(10, "DYN203")]

@@ -13,6 +13,7 @@ from . import kinds as K
 from . import narrowing
 from .kinds import HOST, NOT, PROBABLE, TENSOR
 from .statements import walk
+from .tensor_api import TENSOR_NAMES
 
 
 class PathJoins:
@@ -47,16 +48,22 @@ class PathJoins:
 
     def _join_tensor_paths(self, pre: dict, mid: dict, node: ast.If) -> None:
         """The walk keeps a name's last binding; but a tensor on one path of an `if` and a
-        Python number read from tensor data on the other (`n = counts.max()`, then `n =
-        int(n) ...` on a rare branch) stays a tensor: on the path that keeps it, the code
-        uses a tensor (`torch.zeros(b, n)` reads it back), whatever the other path does."""
+        Python value on the other (a number read from tensor data, `n = counts.max()`, then
+        `n = int(n) ...` on a rare branch; torchsde's `ta, tb = self._start, ta` when no end
+        time is given) stays a tensor: on the path that keeps it, the code uses a tensor
+        (`torch.zeros(b, n)`, `float(ta)` read it back), whatever the other path does. Not
+        where the other path calls a method tensors lack on the name itself (`img =
+        img.crop(...)`): the name holds no tensor there, so it held none before either."""
         if ends(node.body) or ends(node.orelse):
             return
         env = self.frame.env
         # Only names that held both a tensor and such a number somewhere here are worth the
-        # scan of the branches for what they bind.
+        # scan of the branches for what they bind; so are names that held a tensor before the
+        # `if` and a plain value after it (`ta = self._start` on a rare path).
         names = [n for d in (pre, mid, env) for n, k in d.items() if k & HOST]
         names = [n for n in names if _tensor_and_number(pre.get(n), mid.get(n), env.get(n))]
+        names += [n for n, k in env.items() if K.level(k) < PROBABLE and "." not in n and
+                  _is_tensor(pre.get(n))]
         if not names:
             return
         in_body, in_else = stored_names(node.body), stored_names(node.orelse)
@@ -67,10 +74,10 @@ class PathJoins:
         for name in (in_body | in_else).intersection(names):
             a = mid.get(name) if name in in_body else _unless_proved(pre.get(name), proved[0], name)
             b = env.get(name) if name in in_else else _unless_proved(pre.get(name), proved[1], name)
-            if a is None or b is None:
+            if a is None or b is None or _recast(node.body, name) or _recast(node.orelse, name):
                 continue
             for t, other in ((a, b), (b, a)):
-                if _is_tensor(t) and _is_number(other):
+                if _is_tensor(t) and other is not None and K.level(other) < PROBABLE:
                     env[name] = t
                     break
 
@@ -208,6 +215,19 @@ def stored_names(stmts) -> set:
                     type(n.value) is ast.Name:
                 out.add(n.value.id + "." + n.attr)      # `self.w = ...`: the attribute's key
     return out
+
+
+def _recast(stmts, name: str) -> bool:
+    """A statement of `stmts` itself rebinds `name` to what a method tensors lack returns
+    on it (`img = img.crop(box)`)."""
+    for st in stmts:
+        if type(st) is ast.Assign and len(st.targets) == 1 and type(st.targets[0]) is ast.Name \
+                and st.targets[0].id == name and type(st.value) is ast.Call:
+            f = st.value.func
+            if type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id == name and \
+                    f.attr not in TENSOR_NAMES:
+                return True
+    return False
 
 
 def _is_none(value) -> bool:
