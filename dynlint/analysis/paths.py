@@ -1,8 +1,9 @@
 """What the walk knows after a branch: the facts of the paths through an `if`, a loop or a
-`try` joined (host tensors only if on every path, a tensor on one path and a number read from
-it on the other, an optional tensor set to `None` on one path), and the kinds type tests prove
-inside a branch or a boolean operand (`narrowing`). A mixin of the walker (`walker.Analyzer`):
-it reads and writes the current frame's environment, and walks blocks through the walker.
+`try` joined (host tensors only if on every path, a tensor on one path and a plain value on
+the other, an optional tensor set to `None` or a flag to `True`/`False` on one path), and the
+kinds type tests prove inside a branch or a boolean operand (`narrowing`). A mixin of the
+walker (`walker.Analyzer`): it reads and writes the current frame's environment, and walks
+blocks through the walker.
 """
 from __future__ import annotations
 
