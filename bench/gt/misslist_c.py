@@ -74,9 +74,11 @@ DIAGNOSES_C = {
                 "flagged in model code either (fixture)"),
     (_TMF + "classification/recall_fixed_precision.py", "*"): (
         ZERO_D, "`zipped_masked[idx]` with `idx = _lexargmax(...)[0]`: `_lexargmax` returns positions "
-                "(`torch.where(c)[0]`), but through `idx = z if idx is None else idx[z]` in a loop, whose "
-                "`else` reads `idx` while the walk holds `None` there; the join loses the positions kind (a "
-                "helper returning `torch.where(c)[0]` directly is flagged)"),
+                "(`torch.where(c)[0]`), but through `idx = z if idx is None else idx[z]` in a loop with "
+                "`idx: Optional[Tensor] = None` declared: `idx[z]` is a tensor of no known rank, and a "
+                "conditional expression keeps only the flags both branches share, so the positions kind is "
+                "lost (without the annotation, or with a helper returning `torch.where(c)[0]` directly, it "
+                "is flagged)"),
     (_TMF + "retrieval/ndcg.py", "_tie_average_dcg"): (
         ZERO_D, "`discount_cumsum[groups[0]]`: an element of a tensor used as an index (not flagged in model code "
                 "either)"),
