@@ -224,3 +224,75 @@ def test_items_of_a_list_of_numpy_arrays_are_numpy(dynlint, write):
                 return [t[t != unk] for t in ids], token_list
         """, "--select", "DYN101")
     assert found == [(11, "DYN101")]
+
+
+def test_flag_set_to_a_bool_constant_on_one_path_is_still_a_tensor(dynlint, write):
+    # torchdiffeq's adaptive step: `accept = err <= 1`, overridden by host tests of the step
+    # size; the truth test after them reads the tensor on the path that keeps it.
+    found = _check(dynlint, write, """\
+        import torch
+        class Step(torch.nn.Module):
+            def forward(self, err, y0, y1, dt: float, max_dt: float, min_dt: float):
+                accept = err.norm() <= 1
+                if dt > max_dt:
+                    accept = False
+                if dt <= min_dt:
+                    accept = True
+                if accept:
+                    return y1
+                return y0
+        """)
+    assert found == [(9, "DYN204")]
+
+
+def test_bool_constant_keeps_no_number_nor_non_bool_tensor(dynlint, write):
+    # A number read from a tensor, a tensor that is no flag, a name only ever a constant:
+    # no flag joins them.
+    found = _check(dynlint, write, """\
+        import torch
+        class Step(torch.nn.Module):
+            def forward(self, x, flag: bool):
+                scale = x.norm()
+                if flag:
+                    scale = False
+                done = False
+                if flag:
+                    done = True
+                n = 0
+                if flag:
+                    n = False
+                if done or n:
+                    return x * scale
+                return x
+        """)
+    assert found == []
+
+
+def test_tensor_rebound_to_a_plain_value_on_a_rare_path_is_still_a_tensor(dynlint, write):
+    # torchsde's BrownianInterval.__call__: `ta` is the caller's tensor time, rebound to the
+    # interval's float start only when `tb` is not given; `float(ta)` after the `if` reads the
+    # tensor on the common path. A name every path rebinds holds no tensor after the `if`,
+    # nor one a path recasts with a method tensors lack (torchvision's PIL `pad`, whose
+    # caller passes its `img: Tensor` under `if not isinstance(img, torch.Tensor):`).
+    found = _check(dynlint, write, """\
+        import torch
+        class Query(torch.nn.Module):
+            def __init__(self, start):
+                super().__init__()
+                self.start = float(start)
+            def forward(self, x, tb=None):
+                ta = x.amax()
+                if tb is None:
+                    ta, tb = self.start, ta
+                t0 = float(ta)
+                s = x.sum()
+                if tb is None:
+                    s = 0.5
+                else:
+                    s = 1.5
+                img = x.float()
+                if tb is None:
+                    img = img.crop((0, 0, 4, 4))   # a method tensors lack: no tensor here
+                return t0, float(s), float(img)
+        """)
+    assert found == [(10, "DYN203")]

@@ -39,6 +39,10 @@ except ImportError:
     from .misslist_h import DIAGNOSES_H, FP_H
 
 SCOPE = "scope: function is `neutral` (not reachable by name from forward/loss in its own file)"
+EAGER = "by design: eager-only branch (under a graph guard: never part of a compiled graph)"
+ONEHOT = "by design: one_hot range check (DYN217, off by default)"
+API = "scope: neutral (public API no code of the package calls); host copies (DYN202/DYN214) are model-code rules"
+CONVERT = "kind: return of a type-converting helper"
 # (file suffix, function-or-line) -> (cause label, diagnosis)
 DIAGNOSES = {
     ("diffusers/schedulers/", "index_for_timestep"): (
@@ -73,9 +77,21 @@ DIAGNOSES = {
         "bool(to_apply.any()) on a parameter in a base-class helper (_blend_by_prob) reached via self.x() "
         "from subclasses in other files"),
     ("kornia/augmentation/container/image.py", "*"): (
-        "helper reached only via another file",
-        ".item()/torch.Size(tensor elements) in a module-level helper of the container, not reachable by "
-        "name from forward"),
+        "kind: list holding tensor elements (slice-assigned row of a dict item)",
+        "`new_batch_shape[-k:] = data['output_size'][0]; torch.Size(new_batch_shape)`: model code (reached from "
+        "another file: ImageSequential.forward_parameters -> VideoSequential.forward_parameters -> "
+        "_get_new_batch_shape); `data` is a dict parameter whose items have no kind, and a slice assignment adds "
+        "no item kind to the list, so `torch.Size(...)` converting tensor elements is missed"),
+    ("kornia/filters/canny.py", "while ((edges_old - edges)"): (
+        EAGER,
+        "`while (...).any():` in the `else` of `if is_exporting(): ... elif torch.jit.is_tracing():` "
+        "(`eager_only`: the hysteresis loop compiled graphs take through `torch.while_loop`)"),
+    ("kornia/filters/gaussian.py", "positive = bool("): (
+        EAGER,
+        "`bool((host_sigma > 0).all())` under `if not is_compiling():` (`eager_only`); `host_sigma` is the "
+        "device `sigma` cast in place when a tensor is passed"),
+    ("monai/apps/detection/networks/retinanet_network.py", "torch.isnan("): (
+        EAGER, "NaN/Inf check under `if not torch.compiler.is_compiling():` (`eager_only`)"),
     ("kornia/feature/integrated.py", "*"): (
         "mask returned by helper in another file",
         "valid0 = filled0[batch_idx] where filled0 = laf_is_filled(lafs0), a helper in another file "
@@ -95,8 +111,8 @@ DIAGNOSES = {
         "mask returned by helper in another file",
         "`oriented = sample_is_valid_for_homography(...)` returns a bool mask from another file"),
     ("kornia/losses/", "*"): (
-        "one_hot range check",
-        "F.one_hot(x, num_classes=C) checks the range on CPU (aminmax + sync); no rule (a CPU-only sync)"),
+        ONEHOT,
+        "F.one_hot(x, num_classes=C) checks the label range with a host read (DYN217, on for `--target hpu`)"),
     ("monai/apps/detection/utils/box_coder.py", "*"): (
         "helper reached only via another file",
         "`if torch.isnan(t).any()` in a BoxCoder helper; BoxCoder is no nn.Module and is called from "
@@ -109,6 +125,12 @@ DIAGNOSES = {
     ("monai/data/box_utils.py", "non_max_suppression"): (
         "helper reached only via another file",
         "pure-python NMS loop (.item(), mask index) in a box utility called from the detector in another file"),
+    ("monai/data/box_utils.py", "convert_box_mode"): (
+        "kind: return of a method of an object picked at run time",
+        "`if (corners[spatial_dims + axis] < corners[axis]).sum() > 0:` (model code, reached from "
+        "RetinaNetDetector.forward in another file): `corners = src_boxmode.boxes_to_corners(boxes_t)` with "
+        "`src_boxmode = get_boxmode(src_mode)`, a box-mode object picked from a string or class at run time; "
+        "its method's return has no kind"),
     ("monai/data/box_utils.py", "*"): (
         "helper reached only via another file",
         "validity/NaN checks (`if (...).sum() > 0`, `.isnan().any()`) in box utilities called from the "
@@ -124,12 +146,21 @@ DIAGNOSES = {
         "helper reached only via another file",
         ".item() in compute_importance_map, called from sliding_window_inference in another file"),
     ("monai/metrics/utils.py", "*"): (
-        "helper reached only via another file",
-        "`if not x.any()` in metric helpers called from DiceMetric/SurfaceDiceMetric (validation step) in "
-        "other files; metrics are no nn.Module"),
-    ("monai/transforms/utils.py", "*"): (
-        "helper reached only via another file",
-        "post-transform helper (bounding box / divisible size) called from transforms in other files"),
+        CONVERT,
+        "model code (reached from another file: IterationMetric.__call__ -> ... -> get_edge_surface_distance): "
+        "`edges_pred = get_mask_edges(...)[0]` returns `converter(...)` (`convert_to_tensor` or "
+        "`convert_to_numpy`, picked at run time; the annotation `tuple[NdarrayTensor, ...]` is a TypeVar no "
+        "parameter binds: numpy or tensor), and `lib.any(seg_pred)` calls `lib = torch if isinstance(...) else "
+        "np`: no kind, so `bool(edges_pred.any())` / `if not lib.any(...)` are missed"),
+    ("monai/transforms/utils.py", "generate_spatial_bounding_box"): (
+        CONVERT,
+        "`dt = any_np_pt(dt, ax); if not dt.any():` (model code, reached from another file): `any_np_pt` "
+        "returns numpy or a tensor as its argument is, so `dt` has no kind"),
+    ("monai/transforms/utils.py", "compute_divisible_spatial_size"): (
+        "cross-file: parameter kind from callers",
+        "`int(np.ceil(dim / k_d) * k_d)` over `spatial_shape: Sequence[int]`: the caller in "
+        "apps/detection/utils/detector_utils.py passes `list(max_spatial_size_t)`, a list of 0-d tensors; the "
+        "annotation says ints"),
     ("segment_anything/automatic_mask_generator.py", "*"): (
         "scope: plain class, not nn.Module",
         "SamAutomaticMaskGenerator is a plain class whose generate() drives the model: not an entry point"),
@@ -138,8 +169,33 @@ DIAGNOSES = {
         "MaskData.filter(keep): `keep` is a parameter (a bool mask from the caller), wrapped in torch.as_tensor; "
         "line 55 iterates a tensor in a comprehension"),
     ("segment_anything/utils/amg.py", "*"): (
-        "helper reached only via another file",
-        "tensor element compared in a conditional expression in a utility called from the mask generator"),
+        API,
+        "`.detach().cpu()` in `MaskData.to_numpy` / `mask_to_rle_pytorch`, called by "
+        "`SamAutomaticMaskGenerator._generate_masks` (a plain class whose `generate` the user calls): neutral, "
+        "where host copies are not reported"),
+    ("segment_anything/predictor.py", "predict"): (
+        API,
+        "`masks[0].detach().cpu().numpy()` after `self.predict_torch(...)` ran the held model: `SamPredictor` is "
+        "a plain class whose `predict` the user calls (neutral, where host copies are not reported; applying "
+        "them to all neutral code was measured and dropped)"),
+    ("timm/task/evaluator.py", "update"): (
+        API, "`self.outputs.append(output.cpu())` in an evaluator's `update` the user's validation loop calls"),
+    ("torchaudio/functional/_alignment.py", "merge_tokens"): (
+        API, "`tokens.tolist()` in the public `merge_tokens` (called by the user after `forced_align`)"),
+    ("ultralytics/engine/validator.py", "match_predictions"): (
+        API, "`iou.cpu().numpy()` before scipy matching, in the validator (a plain class the trainer drives)"),
+    ("ultralytics/utils/loss.py", "stride=self.stride.tolist()"): (
+        "by design: once per object (a loss built lazily on the first step)",
+        "`v8OBBLoss.__init__`: the model's `loss()` builds its criterion on the first call "
+        "(`if getattr(self, 'criterion', None) is None: self.criterion = self.init_criterion()`); an "
+        "`__init__` runs once per object"),
+    ("transformers/", "one_hot("): (
+        ONEHOT, "`F.one_hot(index, num_classes=...)` checks the label range with a host read (DYN217)"),
+    ("transformers/models/qwen2_vl/", "max(grid_thw[1]"): (
+        "kind: row of a tensor taken with `next(iter(t))`",
+        "`grid_thw = next(grid_iters[modality_type])` with `grid_iters = {1: iter(image_grid_thw), ...}`: a row "
+        "of a tensor through a dict of iterators has no kind, so `max(grid_thw[1], grid_thw[2])` (DYN209) "
+        "is missed"),
     ("whisper/decoding.py", "run"): (
         "cold by name",
         "DecodingTask.run is cold by name (`run` matches the cold-function pattern) although it is the decode loop"),
@@ -161,8 +217,10 @@ DIAGNOSES = {
         "scope: decode loop not model code",
         "eos check in the generate() loop, which is not an entry point"),
     ("x_transformers/entropy_based_tokenizer.py", "*"): (
-        "cold by name",
-        "class named *Tokenizer is cold by name, but its forward runs the decoder and segments the sequence"),
+        "kind: item of zip_longest over an unannotated parameter",
+        "`for one_seq, one_len, ... in zip_longest(seq, lens, token_lengths): one_seq[:one_len]` (model code: "
+        "EntropyBasedTokenizer.forward): `lens = default(lens, (None,))`, a parameter, so `one_len` (a 0-d "
+        "tensor in the runs) has no kind and the slice bound is not known to be read from a tensor"),
 }
 FP_DIAGNOSES = {   # the category's meaning (bench/precision_recall.py), when no note names the line
     "by-design": "a rule whose finding is no dispatched op by design (e.g. DYN207: a slice by a host "

@@ -58,7 +58,12 @@ DIAGNOSES_C = {
     (_TM + "aggregation.py", "*"): (
         HOOK, _HOOK_TEXT.format("MeanMetric.update -> _cast_and_nan_check_input")),
     (_TM + "classification/ranking.py", "*"): (HOOK, _HOOK_TEXT.format("MultilabelRankingAveragePrecision.compute")),
-    (_TM + "detection/iou.py", "*"): (HOOK, _HOOK_TEXT.format("IntersectionOverUnion.compute")),
+    (_TM + "detection/iou.py", "*"): (
+        "kind: items of a list state",
+        "`scores = mat[:, gt_lab == cl]` in `IntersectionOverUnion.compute` (model code now: Metric.compute -> "
+        "the override in another file): `mat`, `gt_lab` are items of `zip(self.iou_matrix, "
+        "self.groundtruth_labels)`, list states (`add_state(default=[])`) whose items have no kind, so "
+        "`gt_lab == cl` is no mask"),
     (_TM + "retrieval/fall_out.py", "*"): (HOOK, _HOOK_TEXT.format("RetrievalFallOut.compute")),
     # -- torchmetrics: functional forms -------------------------------------------------------
     (_TMF + "classification/precision_recall_curve.py", "*"): (
@@ -68,7 +73,12 @@ DIAGNOSES_C = {
         ZERO_D, "`fpr[idx]` with `idx = torch.argmin(...)`: a 0-d tensor used as an index reads it on the host; not "
                 "flagged in model code either (fixture)"),
     (_TMF + "classification/recall_fixed_precision.py", "*"): (
-        ZERO_D, "`zipped_masked[idx]` with `idx = _lexargmax(...)[0]` (a 0-d element of a same-file helper's return)"),
+        ZERO_D, "`zipped_masked[idx]` with `idx = _lexargmax(...)[0]`: `_lexargmax` returns positions "
+                "(`torch.where(c)[0]`), but through `idx = z if idx is None else idx[z]` in a loop with "
+                "`idx: Optional[Tensor] = None` declared: `idx[z]` is a tensor of no known rank, and a "
+                "conditional expression keeps only the flags both branches share, so the positions kind is "
+                "lost (without the annotation, or with a helper returning `torch.where(c)[0]` directly, it "
+                "is flagged)"),
     (_TMF + "retrieval/ndcg.py", "_tie_average_dcg"): (
         ZERO_D, "`discount_cumsum[groups[0]]`: an element of a tensor used as an index (not flagged in model code "
                 "either)"),

@@ -65,9 +65,13 @@ DIAGNOSES_D = {
         "CoCa.generate)"),
     # -- torchdiffeq -----------------------------------------------------------------------
     (_TD + "rk_common.py", "_before_integrate"): (
-        HOSTALG, "`_before_integrate` is cold ('keeps a heap or bisects a list: a host algorithm') because it "
-                 "calls `bisect.bisect(self.jump_t.tolist(), ...)` once; the same method runs `unique`, "
-                 "`(counts > 1).any()` and `.tolist()` on device tensors in every odeint call"),
+        "scope: methods of a plain object built from a class registry (`SOLVERS[method](...)`)",
+        "`bisect.bisect(self.jump_t.tolist(), t[0])`: `_before_integrate` is neutral (its `unique` and "
+        "`(counts > 1).any()` are flagged there; DYN202 is a model-code rule): `odeint` (model code) builds "
+        "`solver = SOLVERS[method](...)` from a dict of classes and calls `solver.integrate(t)`, defined in a "
+        "base in another file (solvers.py), which calls `self._before_integrate(t)`. Reaching it needs the "
+        "registry's classes and the methods of plain objects built in the step with a base in another file "
+        "(a fixture with `solver = Dopri()` instead of the registry is not reached either)"),
     (_TD + "rk_common.py", "_sort_tvals"): (
         HOSTALG, "`tvals[tvals >= t0]`: `_sort_tvals` is cold only because its one caller, `_before_integrate`, "
                  "is cold by the heapq/bisect heuristic"),
@@ -95,15 +99,24 @@ DIAGNOSES_D = {
         "return has no kind"),
     (_TD + "interp.py", "*"): (REGISTRY, _REG_TEXT + "; the assert tests `(t0 <= t) & (t <= t1)`"),
     (_TD + "misc.py", "_mixed_norm"): (
-        PARAM, "`max([_rms_norm(tensor) for tensor in tensor_tuple])`: `tensor_tuple` is unannotated, so the items "
-               "have no kind. With `tensor_tuple: tuple[Tensor, ...]` it is missed too: iterating a container "
-               "annotated to hold tensors gives no tensor items (a subscript does), a gap of the kinds"),
+        PARAM, "`max([_rms_norm(tensor) for tensor in tensor_tuple])` (model code: `_check_inputs` stores "
+               "`norm = _mixed_norm`; the only call, in adjoint.py, passes `*adj_params` of an unannotated "
+               "tuple): the items have no kind, and `_rms_norm`'s `.abs().pow(2).mean().sqrt()` is no tensor "
+               "evidence (pandas and polars series have these methods). The same code with a caller passing "
+               "a module's input is flagged (DYN212)"),
     (_TD + "misc.py", "_select_initial_step"): (REGISTRY, _REG_TEXT),
     (_TD + "misc.py", "_optimal_step_size"): (REGISTRY, _REG_TEXT),
     (_TD + "misc.py", "other"): (
         PARAM, "`_assert_increasing(name, t)`, `_check_inputs(func, y0, t, ...)`, `_check_timelike(name, "
                "timelike, ...)`: tests on `t`, an unannotated parameter of the public `odeint(func, y0, t)`; only "
                "the user's code shows it is a tensor (model code via the adjoint's backward)"),
+    (_TD + "odeint.py", "dense_output_fn"): (
+        HOSTBUILT, "`times[idx - 1]` with `times = torch.stack(times).reshape(-1).cpu()` (a host copy) and "
+                   "`idx = torch.searchsorted(times, t_eval)`: reads of a host tensor"),
+    (_TD + "odeint.py", ".cpu()"): (
+        "scope: neutral (public API no code of the package calls); host copies (DYN202/DYN214) are "
+        "model-code rules",
+        "`torch.stack(times).reshape(-1).cpu()` in `odeint_dense`, which no code of the package calls"),
     (_TD + "odeint.py", "*"): (
         REGISTRY, "`odeint_dense` (and the `dense_output_fn` closure it returns) is called by no code of the package "
                   "(neutral, where host-read rules apply): `t1 != t0` compares the solver state's times, "
@@ -111,6 +124,11 @@ DIAGNOSES_D = {
 }
 
 FP_D = {
+    (_TD + "rk_common.py", "if on_step_t:"): (
+        "right code, not exercised",
+        "`on_step_t = t0 < next_step_t < t0 + dt` (a bool tensor) when `step_t` is given, `False` otherwise "
+        "and after a jump: the runs gave `jump_t` only, so `on_step_t` was the constant here; the twin "
+        "`if on_jump_t:` (line 344) is a GT site"),
     (_DM + "apply.py", "*"): (
         "by design: DYN207", "slice by `offset`/`segment_length`: `int(0.5 * model.samplerate)`, a conversion "
         "of an attribute only probably a tensor (no DYN203 there), marks them host values; the read is not "

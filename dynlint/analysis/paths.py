@@ -1,8 +1,9 @@
 """What the walk knows after a branch: the facts of the paths through an `if`, a loop or a
-`try` joined (host tensors only if on every path, a tensor on one path and a number read from
-it on the other, an optional tensor set to `None` on one path), and the kinds type tests prove
-inside a branch or a boolean operand (`narrowing`). A mixin of the walker (`walker.Analyzer`):
-it reads and writes the current frame's environment, and walks blocks through the walker.
+`try` joined (host tensors only if on every path, a tensor on one path and a plain value on
+the other, an optional tensor set to `None` or a flag to `True`/`False` on one path), and the
+kinds type tests prove inside a branch or a boolean operand (`narrowing`). A mixin of the
+walker (`walker.Analyzer`): it reads and writes the current frame's environment, and walks
+blocks through the walker.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from . import kinds as K
 from . import narrowing
 from .kinds import HOST, NOT, PROBABLE, TENSOR
 from .statements import walk
+from .tensor_api import TENSOR_NAMES
 
 
 class PathJoins:
@@ -47,16 +49,22 @@ class PathJoins:
 
     def _join_tensor_paths(self, pre: dict, mid: dict, node: ast.If) -> None:
         """The walk keeps a name's last binding; but a tensor on one path of an `if` and a
-        Python number read from tensor data on the other (`n = counts.max()`, then `n =
-        int(n) ...` on a rare branch) stays a tensor: on the path that keeps it, the code
-        uses a tensor (`torch.zeros(b, n)` reads it back), whatever the other path does."""
+        Python value on the other (a number read from tensor data, `n = counts.max()`, then
+        `n = int(n) ...` on a rare branch; torchsde's `ta, tb = self._start, ta` when no end
+        time is given) stays a tensor: on the path that keeps it, the code uses a tensor
+        (`torch.zeros(b, n)`, `float(ta)` read it back), whatever the other path does. Not
+        where the other path calls a method tensors lack on the name itself (`img =
+        img.crop(...)`): the name holds no tensor there, so it held none before either."""
         if ends(node.body) or ends(node.orelse):
             return
         env = self.frame.env
         # Only names that held both a tensor and such a number somewhere here are worth the
-        # scan of the branches for what they bind.
+        # scan of the branches for what they bind; so are names that held a tensor before the
+        # `if` and a plain value after it (`ta = self._start` on a rare path).
         names = [n for d in (pre, mid, env) for n, k in d.items() if k & HOST]
         names = [n for n in names if _tensor_and_number(pre.get(n), mid.get(n), env.get(n))]
+        names += [n for n, k in env.items() if K.level(k) < PROBABLE and "." not in n and
+                  _is_tensor(pre.get(n))]
         if not names:
             return
         in_body, in_else = stored_names(node.body), stored_names(node.orelse)
@@ -67,10 +75,10 @@ class PathJoins:
         for name in (in_body | in_else).intersection(names):
             a = mid.get(name) if name in in_body else _unless_proved(pre.get(name), proved[0], name)
             b = env.get(name) if name in in_else else _unless_proved(pre.get(name), proved[1], name)
-            if a is None or b is None:
+            if a is None or b is None or _recast(node.body, name) or _recast(node.orelse, name):
                 continue
             for t, other in ((a, b), (b, a)):
-                if _is_tensor(t) and _is_number(other):
+                if _is_tensor(t) and other is not None and K.level(other) < PROBABLE:
                     env[name] = t
                     break
 
@@ -100,25 +108,32 @@ class PathJoins:
         """A name set to `None` on one path of an `if` and holding a tensor on the other
         (`m = t.ne(pad)`, then `if tpu: m = None`) is an optional tensor: code after the `if`
         that indexes with it runs on the path that holds the tensor, whatever the other path
-        does, so it keeps the tensor's kind (the walk would otherwise keep `None`)."""
+        does, so it keeps the tensor's kind (the walk would otherwise keep `None`). So is a
+        flag set to `True`/`False` on one path and holding a bool tensor on the other (`accept
+        = err <= 1`, then `if dt > max_dt: accept = False`): a truth test of it after the `if`
+        reads the tensor on the path that keeps it."""
         if ends(node.body) or ends(node.orelse):
             return
-        maybe = _none_assigned(node.body) | _none_assigned(node.orelse)
+        for const, fits in ((_is_none, _maybe_tensor), (_is_bool, _maybe_bool_tensor)):
+            self._join_constant_paths(pre, mid, node, const, fits)
+
+    def _join_constant_paths(self, pre: dict, mid: dict, node: ast.If, const, fits) -> None:
+        maybe = _const_assigned(node.body, const) | _const_assigned(node.orelse, const)
         if not maybe:
-            return                  # no path sets a name to None
+            return                  # no path sets a name to such a constant
         env = self.frame.env
         in_body, in_else = stored_names(node.body), stored_names(node.orelse)
         for name in (in_body | in_else) & maybe:
             if "." in name or _maybe_tensor(env.get(name)):
                 continue
-            paths = ((mid.get(name), _binds_none(node.body, name)) if name in in_body else
+            paths = ((mid.get(name), _binds_const(node.body, name, const)) if name in in_body else
                      (pre.get(name), False),
-                     (env.get(name), _binds_none(node.orelse, name)) if name in in_else else
-                     (pre.get(name), False))
-            (a, a_none), (b, b_none) = paths
-            if a_none and _maybe_tensor(b):
+                     (env.get(name), _binds_const(node.orelse, name, const)) if name in in_else
+                     else (pre.get(name), False))
+            (a, a_const), (b, b_const) = paths
+            if a_const and fits(b):
                 env[name] = b
-            elif b_none and _maybe_tensor(a):
+            elif b_const and fits(a):
                 env[name] = a
 
     def _narrowed_block(self, facts: dict, stmts) -> None:
@@ -203,20 +218,52 @@ def stored_names(stmts) -> set:
     return out
 
 
+def _recast(stmts, name: str) -> bool:
+    """A statement of `stmts` itself rebinds `name` to what a method tensors lack returns
+    on it (`img = img.crop(box)`)."""
+    for st in stmts:
+        if type(st) is ast.Assign and len(st.targets) == 1 and type(st.targets[0]) is ast.Name \
+                and st.targets[0].id == name and type(st.value) is ast.Call:
+            f = st.value.func
+            if type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id == name and \
+                    f.attr not in TENSOR_NAMES:
+                return True
+    return False
+
+
+def _is_none(value) -> bool:
+    return value is None
+
+
+def _is_bool(value) -> bool:
+    return type(value) is bool      # not `in (True, False)`: `0 == False`
+
+
 def _none_assigned(stmts) -> set:
     """Names a statement of `stmts` itself (not a nested block) sets to `None`."""
+    return _const_assigned(stmts, _is_none)
+
+
+def _const_assigned(stmts, const) -> set:
+    """Names a statement of `stmts` itself (not a nested block) sets to a constant `const`
+    accepts."""
     return {st.targets[0].id for st in stmts
             if type(st) is ast.Assign and len(st.targets) == 1 and type(st.targets[0]) is ast.Name
-            and type(st.value) is ast.Constant and st.value.value is None}
+            and type(st.value) is ast.Constant and const(st.value.value)}
 
 
 def _binds_none(stmts, name: str) -> bool:
     """The last statement of `stmts` that binds `name` is `name = None`."""
+    return _binds_const(stmts, name, _is_none)
+
+
+def _binds_const(stmts, name: str, const) -> bool:
+    """The last statement of `stmts` that binds `name` sets it to a constant `const` accepts."""
     for st in reversed(stmts):
         if name in stored_names([st]):
             return type(st) is ast.Assign and len(st.targets) == 1 and \
                 type(st.targets[0]) is ast.Name and type(st.value) is ast.Constant and \
-                st.value.value is None
+                const(st.value.value)
     return False
 
 
@@ -226,6 +273,10 @@ def _is_tensor(k) -> bool:
 
 def _maybe_tensor(k) -> bool:
     return k is not None and K.level(k) >= PROBABLE and not k & HOST
+
+
+def _maybe_bool_tensor(k) -> bool:
+    return _maybe_tensor(k) and bool(k & K.BOOL)
 
 
 def _is_number(k) -> bool:
