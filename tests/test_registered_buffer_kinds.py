@@ -4,7 +4,7 @@ constructor parameter, unknown); a bool one only when every assignment is a bool
 literal None says nothing. Through the real CLI. Modelled on pykeen 1.11.1 (MIT)
 `nn/message_passing.py` (R-GCN's edge types, registered from a constructor argument).
 """
-import json
+from _tree import findings
 
 GRAPH = '''\
 import torch
@@ -34,16 +34,11 @@ class BasesDecomposition(nn.Module):
 '''
 
 
-def _findings(dynlint, path):
-    proc = dynlint("check", "--format", "json", "--no-cache", "--isolated", "--exit-zero", path)
-    assert proc.returncode == 0, proc.stderr
-    return {(f["line"], f["code"]) for f in json.loads(proc.stdout)}
 
-
-def test_buffer_registered_from_a_parameter_is_a_tensor(dynlint, write):
-    found = _findings(dynlint, str(write("message_passing.py", GRAPH)))
-    assert (17, "DYN204") in found              # `mask.any()` of the buffer's comparison
-    assert (19, "DYN101") in found
-    # A plain attribute set from the same parameter stays unknown, and a buffer registered
-    # as None only says nothing (no tensor kind from it).
-    assert found == {(17, "DYN204"), (19, "DYN101")}
+def test_buffer_registered_from_a_parameter_is_a_tensor(dynlint, write, tmp_path):
+    write("message_passing.py", GRAPH)
+    found = findings(dynlint, tmp_path, "message_passing.py", "--no-cache", "--isolated",
+                     "--exit-zero")
+    # `mask.any()` of the buffer's comparison, and its mask index; a plain attribute set from
+    # the same parameter stays unknown, and a buffer registered as None says nothing.
+    assert found == [("message_passing.py", 17, "DYN204"), ("message_passing.py", 19, "DYN101")]
