@@ -57,12 +57,16 @@ def annotation_kind(ann: ast.AST | None) -> int:
             return PROBABLE | K.SCALAR
         return PROBABLE if others else TENSOR
     if names and all(n in K.NON_TENSOR_ANNOTATIONS or n in ("Optional", "Union", "typing")
-                     for n in names):
-        return NOT
+                     or n in _NUMPY_ARRAYS for n in names):
+        # `np.ndarray`, `npt.NDArray[np.float64]` (`Optional` too): a numpy array, whose items,
+        # attributes and method results are no tensors either (ARRAY, as `np.asarray(x)` is).
+        return NOT | (K.ARRAY if any(n in _NUMPY_ARRAYS for n in names) else 0)
     return UNKNOWN
 
 
 _NUMBERS = frozenset({"int", "float"})
+# numpy's array types (`np.ndarray`, `numpy.typing.NDArray`); their subscripts spell dtypes.
+_NUMPY_ARRAYS = frozenset({"ndarray", "NDArray"})
 # jaxtyping's dtype heads (`Float[Tensor, "..."]`).
 _JAXTYPING = frozenset({"Float", "Bool", "Int", "UInt", "Integer", "Shaped", "Num", "Real",
                         "Inexact", "Complex", "Float32", "Float64", "Float16", "BFloat16",
@@ -137,7 +141,8 @@ def _annotation_names(node, out: list) -> list:
         out.append(node.attr)
     elif t is ast.Subscript:
         _annotation_names(node.value, out)
-        _annotation_names(node.slice, out)
+        if _head(node.value) not in _NUMPY_ARRAYS:     # (`NDArray[np.float64]`: a dtype)
+            _annotation_names(node.slice, out)
     elif t is ast.Tuple or t is ast.List:
         for e in node.elts:
             _annotation_names(e, out)

@@ -93,8 +93,16 @@ def _method_assignments(analyzer, info) -> list:
     table = analyzer.__dict__.setdefault("_method_assignments", {})
     found = table.get(id(info.node))
     if found is None:
-        found = table[id(info.node)] = list(_assignments(info.node, analyzer.lines))
+        triples = list(_assignments(info.node, analyzer.lines))
+        analyzer.__dict__.setdefault("_buffer_values", set()).update(
+            id(value) for _, value, buffer in triples if buffer)
+        found = table[id(info.node)] = [(name, value) for name, value, _ in triples]
     return found
+
+
+def _buffered(k: int) -> int:
+    """The kind of a value registered as a buffer: a tensor, bool if the value is known one."""
+    return TENSOR | (k & BOOL) if K.level(k) == TENSOR and not k & HOST else TENSOR
 
 
 def _held(analyzer, cls) -> dict:
@@ -152,10 +160,14 @@ def _class_attributes(analyzer, cls) -> dict:
         k = annotation_kind(ann)
         if K.level(k) == TENSOR:
             out[name] = TENSOR | (k & BOOL)
+    buffers = analyzer.__dict__.get("_buffer_values", ())
     for name, vs in values.items():
         vs = [v for v in vs if not (type(v) is ast.Constant and v.value is None)]
         if vs:
             kinds = [_value_kind(analyzer, v, owners.get(id(v))) for v in vs]
+            # `register_buffer("name", value)` raises unless the value is a tensor (or None):
+            # whatever its inferred kind (a constructor parameter, unknown), `self.name` is one.
+            kinds = [_buffered(k) if id(v) in buffers else k for v, k in zip(vs, kinds)]
             if all(K.level(k) == TENSOR and not k & HOST for k in kinds):
                 out[name] = TENSOR | (BOOL if all(k & BOOL for k in kinds) and
                                       out.get(name, BOOL) & BOOL else 0)
@@ -217,7 +229,7 @@ def _holders(analyzer, everywhere: bool) -> dict:
 
 
 def _assignments(fnode, lines):
-    """(attribute, value) pairs that a method (nested code included) assigns to `self`.
+    """(attribute, value, by register_buffer) that a method (nested code included) assigns to `self`.
     Assignments are statements; a `register_buffer` call may sit in any expression, so the
     whole method is walked only when its text names it."""
     first = min([fnode.lineno] + [d.lineno for d in fnode.decorator_list])
@@ -228,18 +240,18 @@ def _assignments(fnode, lines):
 
 
 def _assigned(node):
-    """(attribute, value) pairs that `node` assigns to `self`."""
+    """(attribute, value, by register_buffer) that `node` assigns to `self`."""
     t = type(node)
     if t is ast.Assign:
         for target in node.targets:
             if _self_attr(target):
-                yield target.attr, node.value
+                yield target.attr, node.value, False
     elif t is ast.AnnAssign and node.value is not None and _self_attr(node.target):
-        yield node.target.attr, node.value
+        yield node.target.attr, node.value, False
     elif t is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "register_buffer" \
             and _is_self(node.func.value) and len(node.args) >= 2 \
             and type(node.args[0]) is ast.Constant and type(node.args[0].value) is str:
-        yield node.args[0].value, node.args[1]
+        yield node.args[0].value, node.args[1], True
 
 
 def _self_attr(node) -> bool:

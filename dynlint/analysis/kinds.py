@@ -142,8 +142,9 @@ VEC = 4096
 # there (`lambda t: self._interp(t0, t)`): it says what that function's own callers pass, so
 # a call site passing it is no evidence against a parameter's kind (`summaries.upgrade`).
 FWD = 8192
-# Calls into these libraries return ARRAY values (qualified names, after imports).
-ARRAY_LIBRARIES = ("numpy.", "np.", "pandas.", "pd.")
+# Calls into these libraries return ARRAY values (qualified names, after imports); scipy's
+# functions (`scipy.stats.gmean`) take and return numpy arrays, never tensors.
+ARRAY_LIBRARIES = ("numpy.", "np.", "pandas.", "pd.", "scipy.")
 # `str` methods that no tensor (nor a model's output object) has: their receiver is text and
 # their result is not a tensor. (`encode`/`decode` are left out: models have those.)
 STR_METHODS = frozenset("""

@@ -315,6 +315,8 @@ class LocalCalls:
                 # `-> int | Tensor`: a 0-d tensor on some path (`previous_timestep`), which the
                 # code's returns, joined, would call a plain int.
                 return k
+            if k & K.ARRAY:
+                return k                # `-> np.ndarray`: a numpy array, whatever its inputs
         summary = self._summary(info)
         if summary is None or type(summary) is int and K.level(summary) <= UNKNOWN and \
                 not summary & ~K.LEVEL:
@@ -550,10 +552,12 @@ class LocalCalls:
             elif K.level(declared) == TENSOR:
                 # `-> Tensor`: the code may say more (a bool mask), as a caller here reads it.
                 summary = code if type(code) is int and K.level(code) == TENSOR else declared
+            elif declared & K.ARRAY:
+                summary = declared          # `-> np.ndarray`, as `result` reads it here
             else:
                 summary = code
             if summary is not None and (_strong(summary) or type(summary) is int and (
-                    K.level(summary) == TENSOR or summary & K.SCALAR)):
+                    K.level(summary) == TENSOR or summary & K.SCALAR or declared & K.ARRAY)):
                 out[info.qualname] = summary
             elif type(summary) is int and not summary & ~K.LEVEL and K.level(summary) <= UNKNOWN:
                 # `to_device(x, ...) -> x`: the caller's value keeps its kind

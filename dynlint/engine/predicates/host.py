@@ -43,8 +43,9 @@ def host_copy(ctx, node):
 
 @predicate()
 def read_on_host_next(ctx, node):
-    """The matched value goes, through casts and copies only, straight into `.item()` or `.tolist()` (`t.cpu().item()`, `t.detach().cpu().bool().tolist()`): that read is reported by its own rule."""
+    """The matched value goes, through casts and copies only, straight into `.item()` or `.tolist()` (`t.cpu().item()`, `t.detach().cpu().bool().tolist()`): that read is reported by its own rule. Not through `.numpy()` (`t.cpu().detach().numpy().item()`): that read is a numpy array's, which no tensor rule reports, so the copy is the finding."""
     cur = node
+    numpy = _numpy_call(node)
     for anc in reversed(ctx.analyzer.stack):
         if anc is node:
             continue
@@ -52,11 +53,16 @@ def read_on_host_next(ctx, node):
         if type(anc) is not ast.Call or type(f) is not ast.Attribute or f.value is not cur:
             return False
         if f.attr in ("item", "tolist"):
-            return True
+            return not numpy
         if f.attr not in _HOST_COPY_CHAIN and f.attr not in ("cpu", "numpy", "to"):
             return False
+        numpy = numpy or _numpy_call(anc)
         cur = anc
     return False
+
+
+def _numpy_call(node) -> bool:
+    return type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "numpy"
 
 
 @predicate()
