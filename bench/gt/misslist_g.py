@@ -25,6 +25,13 @@ HOSTBUILT = "by design: host-built tensor"
 
 DIAGNOSES_G = {
     # -- pytorch_metric_learning ---------------------------------------------------------------
+    (_PML + "losses/cross_batch_memory.py", "labels[enqueue_mask]"): (
+        XRET,
+        "`labels = c_f.to_device(labels, device=device)` (common_functions.py: `if x.device != dv: x = x.to(dv)`, "
+        "returns `x`) leaves `labels` without a kind, and `enqueue_mask` is a parameter: `labels[enqueue_mask]` is "
+        "missed while `embeddings[enqueue_mask]` (line 63) and `labels[~enqueue_mask]` (66, `~` makes the mask "
+        "certain) are flagged. A fixture with the same helper in another file is missed, indexing the parameter "
+        "itself is flagged [fixed since session 28: objects28 kinds across files; kept for the first-look report]"),
     (_PML + "losses/dynamic_soft_margin_loss.py", "update_histogram"): (
         XRET,
         "`momentum = self.momentum if self.hist_.sum() != 0 else 1.0` (model code: `compute_loss` -> "
@@ -65,6 +72,13 @@ DIAGNOSES_G = {
         "the unpacked values have no kind; line 102 `a[a1p_keep]` (`a` from `torch.arange`) is flagged with the "
         "same mask. A fixture of the same shape is missed; calling `self.get_max_per_row(...)` directly is "
         "flagged DYN101"),
+    (_PML + "miners/triplet_margin_miner.py", "mine"): (
+        "kind: result of a module held in an attribute set in another file (`self.distance(...)`)",
+        "`anchor_idx[threshold_condition]` (x3): `threshold_condition = triplet_margin <= self.margin` with "
+        "`triplet_margin` from `mat = self.distance(embeddings, ref_emb)`; `self.distance` is set in the "
+        "`ModuleWithRecordsAndDistance` base (another file) from a constructor argument or "
+        "`get_default_distance()`, so `mat` and the comparison have no kind. A fixture with the distance module "
+        "set in a base class in another file is missed; with `mat = emb @ emb.t()` it is flagged [fixed since session 28: objects28 kinds across files; kept for the first-look report]"),
     (_PML + "reducers/", "*"): (
         GETATTR,
         "`if divisor != 0:` (DivisorReducer.sum_and_divide) and `losses = losses[low_condition]` "
@@ -128,6 +142,20 @@ DIAGNOSES_G = {
         "`torch.distributions.Normal(loc=0.0, scale=1.0)` validates two Python numbers (host-built tensors: no "
         "device read; DYN215 skips Python-number arguments by design); the metric is also neutral (public API)"),
     # -- linear_operator -----------------------------------------------------------------------
+    (_GP + "mlls/exact_marginal_log_likelihood.py", "*"): (
+        XRET,
+        "`output.mean[..., observed]` / `target[..., observed]` with `observed = "
+        "settings.observation_nan_policy._get_observed(target, ...)`, a static method of a class in another "
+        "module (`-> Tensor`, returns `~torch.any(torch.isnan(...), dim=0)`): its return has no kind here. A "
+        "fixture with the same static method in another module is missed, the same function in the file is "
+        "flagged DYN101 (the `[..., mask]` form is recognised) [fixed since session 28: objects28 kinds across files; kept for the first-look report]"),
+    (_GP + "models/exact_prediction_strategies.py", "*"): (
+        OBJ,
+        "`mean_cache[..., observed] = ...` (`_mean_cache`) and `mean_cache[..., observed]` "
+        "(`exact_predictive_mean`) of `DefaultPredictionStrategy`, a plain class that `ExactGP.__call__` builds "
+        "through the factory `prediction_strategy(...)` into `self.prediction_strategy` and calls as "
+        "`self.prediction_strategy.exact_prediction(...)`: neutral (and `observed` comes from the same static "
+        "method as in exact_marginal_log_likelihood.py) [fixed since session 28: objects28 kinds across files; kept for the first-look report]"),
     (_LO + "operators/masked_linear_operator.py", "__init__"): (
         CTOR,
         "`self.row_eq_col_mask = torch.equal(row_mask, col_mask)` in `MaskedLinearOperator.__init__`: the "
