@@ -21,7 +21,7 @@ from __future__ import annotations
 import ast
 
 from . import kinds as K
-from .statements import child_nodes
+from .statements import own_nodes
 from .text import mentions
 
 # torch functions whose first argument is not (necessarily) a tensor: factories, conversions.
@@ -53,7 +53,7 @@ def tensor_by_evidence(analyzer, node, function) -> bool:
 def _scan(analyzer, function, name: str) -> bool:
     stores = 1 if name in _params(function) else 0
     strong = weak = False
-    for n in _own_nodes(function):
+    for n in own_nodes(function):
         t = type(n)
         if t is ast.Name and n.id == name and type(n.ctx) is not ast.Load:
             stores += 1
@@ -124,17 +124,6 @@ def _params(function) -> set:
         {p.arg for p in (a.vararg, a.kwarg) if p is not None}
 
 
-def _own_nodes(function):
-    """The nodes of the function's body, not those of nested functions or classes."""
-    todo = list(function.body) if isinstance(function.body, list) else [function.body]
-    while todo:
-        n = todo.pop()
-        yield n
-        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            continue
-        todo += child_nodes(n)
-
-
 def _imports_numpy(analyzer) -> bool:
     return any(q.split(".")[0] == "numpy" for q in analyzer.imports.values())
 
@@ -157,7 +146,7 @@ def array_by_evidence(analyzer, name: str, function) -> bool:
     names = cache.get(id(function))
     if names is None:
         names = cache[id(function)] = frozenset(
-            n.value.id for n in _own_nodes(function)
+            n.value.id for n in own_nodes(function)
             if type(n) is ast.Attribute and n.attr in PANDAS_ONLY and type(n.value) is ast.Name
         ) if _names_pandas(function, analyzer.lines) else frozenset()
     return name in names

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 
 from . import kinds as K
+from .statements import own_nodes
 
 # Tensor methods that keep the dtype when called without a dtype argument (`x.to(device)`).
 _KEEPS_DTYPE = K.DTYPE_PRESERVING
@@ -27,7 +28,7 @@ def summary(node: ast.FunctionDef | ast.AsyncFunctionDef, bound: bool) -> str | 
     returned = None
     keeps = True
     moved = False           # a rebinding by a method of the value itself (`x = x.to(d)`)
-    for sub in _own_nodes(node):
+    for sub in own_nodes(node):
         t = type(sub)
         if t is ast.Return:
             v = sub.value
@@ -43,7 +44,7 @@ def summary(node: ast.FunctionDef | ast.AsyncFunctionDef, bound: bool) -> str | 
                     if type(n) is ast.Name and type(n.ctx) is ast.Store:
                         how = _rebinds_itself(n.id, sub)
                         if how is None:
-                            _unbind(names, n.id)
+                            names.discard(n.id)
                         else:
                             keeps = keeps and how[0]
                             moved = moved or how[1]
@@ -51,18 +52,18 @@ def summary(node: ast.FunctionDef | ast.AsyncFunctionDef, bound: bool) -> str | 
                    ast.Nonlocal, ast.Import, ast.ImportFrom, ast.ExceptHandler):
             for n in ast.walk(sub.target) if t in (ast.For, ast.AsyncFor) else ():
                 if type(n) is ast.Name:
-                    _unbind(names, n.id)
+                    names.discard(n.id)
             if t in (ast.With, ast.AsyncWith):
                 for item in sub.items:
                     if item.optional_vars is not None:
                         for n in ast.walk(item.optional_vars):
                             if type(n) is ast.Name:
-                                _unbind(names, n.id)
+                                names.discard(n.id)
             elif t in (ast.Global, ast.Nonlocal):
                 for name in sub.names:
-                    _unbind(names, name)
+                    names.discard(name)
             elif t is ast.ExceptHandler and sub.name:
-                _unbind(names, sub.name)
+                names.discard(sub.name)
             elif t is ast.Delete:
                 return None
     if returned is None or returned not in names or not moved:
@@ -138,19 +139,3 @@ def _torch_dtype(node) -> bool:
     one changes the dtype; a name (`x.to(dv)`) is taken for a device."""
     return type(node) is ast.Attribute and type(node.value) is ast.Name and \
         node.value.id == "torch" and node.attr != "device"
-
-
-def _unbind(names: set, name: str) -> None:
-    names.discard(name)
-
-
-def _own_nodes(node):
-    """The statements and expressions of the function, not of nested functions or classes."""
-    todo = list(node.body)
-    while todo:
-        n = todo.pop()
-        yield n
-        for child in ast.iter_child_nodes(n):
-            if type(child) not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
-                                   ast.Lambda):
-                todo.append(child)

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import ast
 
-from .statements import child_nodes
+from .statements import own_nodes
 
 # Libraries that render figures on the host (seaborn and plotly draw through their own API).
 PLOTTING = frozenset({"matplotlib", "seaborn", "plotly"})
@@ -187,25 +187,13 @@ def _statistic_names(fnode) -> set[str]:
     return good - bad
 
 
-def _own_nodes(fnode):
-    """The nodes of a function's body, not those of the functions, lambdas and classes nested in
-    it (their `return`s are not the function's)."""
-    todo = list(fnode.body)
-    while todo:
-        n = todo.pop()
-        if type(n) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
-            continue
-        yield n
-        todo += child_nodes(n)
-
-
 def returns_host_numbers(fnode) -> bool:
     """Every `return` of the function itself (not of nested functions) hands back tensor data
     converted to Python floats (or lists, next to a float on another path), or a record of
     Python values (a dict literal, or a local name bound only to one), and there is one."""
     kinds = set()
     records = ratios = None
-    for n in _own_nodes(fnode):
+    for n in own_nodes(fnode):
         t = type(n)
         if t is ast.Return:
             kind = _host_value(n.value) if n.value is not None else None
@@ -269,7 +257,7 @@ def returns_python_bool(fnode) -> bool:
     bool, and one computes it or a test chooses it (`if ...: return False`), and the function
     stores nothing into an object: a `put` that returns `True` after storing is a setter."""
     found = chosen = False
-    for n in _own_nodes(fnode):
+    for n in own_nodes(fnode):
         t = type(n)
         if t is ast.Return:
             if n.value is None or not _python_bool(n.value):

@@ -73,6 +73,17 @@ def child_nodes(node) -> list:
     return out
 
 
+def own_nodes(function):
+    """The nodes of a function's (or lambda's) body, not those of the functions, lambdas and
+    classes nested in it: those are given, not entered (their `return`s and bindings are not
+    the function's)."""
+    todo = list(function.body) if type(function.body) is list else [function.body]
+    while todo:
+        n = todo.pop()
+        yield n
+        if type(n) not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef):
+            todo += child_nodes(n)
+
 # Fields of parsed nodes that hold identifiers, numbers, strings or flags, never nodes.
 _PLAIN_FIELDS = frozenset({"id", "attr", "arg", "name", "names", "module", "level", "asname",
                            "is_async", "simple", "conversion", "type_comment", "kind",

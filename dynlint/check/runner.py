@@ -9,7 +9,7 @@ import dataclasses
 import gc
 import os
 import sys
-import threading
+from concurrent.futures import ThreadPoolExecutor
 
 from ..project import notebook, source
 from ..project.cache import Configurations, content_hash
@@ -344,31 +344,20 @@ def _settle(named: list, others: list, found_in: dict, configs, texts: dict | No
 
 
 class _Background:
-    """`fn()` on a thread started on demand (`start`); `result()` waits for it, or calls
-    `fn` there if it never started, and raises what it raised."""
+    """`fn()` on a thread started on demand (`start`); `result()` waits for it and raises what
+    it raised, or calls `fn` here if it never started."""
 
     def __init__(self, fn):
-        self.fn, self.thread, self.out = fn, None, None
+        self.fn, self.future = fn, None
 
     def start(self) -> None:
-        if self.thread is None:
-            self.thread = threading.Thread(target=self._run, daemon=True)
-            self.thread.start()
-
-    def _run(self) -> None:
-        try:
-            self.out = (True, self.fn())
-        except BaseException as exc:        # (re-raised by result(), in the caller's thread)
-            self.out = (False, exc)
+        if self.future is None:
+            pool = ThreadPoolExecutor(max_workers=1)
+            self.future = pool.submit(self.fn)
+            pool.shutdown(wait=False)       # (the task runs on; no other is coming)
 
     def result(self):
-        if self.thread is None:
-            return self.fn()
-        self.thread.join()
-        ok, value = self.out
-        if not ok:
-            raise value
-        return value
+        return self.fn() if self.future is None else self.future.result()
 
 
 def _recheck_file(job):
