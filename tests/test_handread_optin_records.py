@@ -10,7 +10,7 @@ reading (bench/results/handread_c.md), through the real CLI:
 Each false alarm has a twin that stays flagged. The snippets are excerpts of
 pytorch-metric-learning 2.9.0 (MIT), gpytorch 1.15.2 (MIT) and torch-geometric 2.8.1 (MIT).
 """
-import json
+from _tree import findings
 
 # pytorch-metric-learning `miners/angular_miner.py`, excerpted: the miner's statistics are
 # kept only under `collect_stats`, in attributes the library's record keeper reads by name.
@@ -81,13 +81,12 @@ class ScaledMiner(torch.nn.Module):
 
 
 def _findings(dynlint, path):
-    proc = dynlint("check", "--format", "json", "--no-cache", "--isolated", "--exit-zero", path)
-    assert proc.returncode == 0, proc.stderr
-    return {(f["line"], f["code"]) for f in json.loads(proc.stdout)}
+    """(line, code) of what `dynlint check` reports on one file."""
+    return {(line, code) for _, line, code in findings(dynlint, path.parent, path.name, "--no-cache", "--isolated")}
 
 
 def test_opt_in_record_is_not_the_step(dynlint, write):
-    found = _findings(dynlint, str(write("miners.py", RECORDS)))
+    found = _findings(dynlint, write("miners.py", RECORDS))
     assert (13, "DYN102") in found                    # the miner's own nonzero
     assert not {line for line, _ in found} & set(range(15, 23))   # the record under collect_stats
     assert (37, "DYN201") in found                    # RunningMiner: forward reads last_mean back
@@ -125,7 +124,7 @@ class RemoveSelfLoops(torch.nn.Module):
 
 
 def test_error_path_is_not_the_step(dynlint, write):
-    found = _findings(dynlint, str(write("interpolation.py", ERROR_PATH)))
+    found = _findings(dynlint, write("interpolation.py", ERROR_PATH))
     assert (7, "DYN201") in found                     # the test itself runs every step
     assert (8, "DYN102") not in found                 # located only for the message
     assert (17, "DYN101") in found                    # a path returns before the raise:
