@@ -74,15 +74,16 @@ def _records(block) -> tuple[set[str], set[str]] | None:
     return (attrs, local_names) if converted else None
 
 
-def _attributes_read(tree) -> set[str]:
+def attributes_read(tree) -> set[str]:
     """Names of `self.X` read anywhere in the module (a load, or the receiver of a method)."""
     return {n.attr for n in walk(tree) if type(n) is ast.Attribute and type(n.ctx) is ast.Load
             and type(n.value) is ast.Name and n.value.id == "self"}
 
 
-def record_regions(fnode, tree) -> list:
+def record_regions(fnode, module_reads) -> list:
     """The `if self.X:` statements (no `else`, not `self.training`) of `fnode` whose body is
-    an opt-in record (see the module docstring)."""
+    an opt-in record (see the module docstring); `module_reads()` gives `attributes_read` of
+    the module (asked only when a block qualifies otherwise)."""
     out = []
     read = None
     for st in statements(fnode.body, enter_defs=False):
@@ -96,7 +97,7 @@ def record_regions(fnode, tree) -> list:
             continue
         attrs, local_names = found
         if read is None:
-            read = _attributes_read(tree)
+            read = module_reads()
         if attrs & read:
             continue
         inside = {id(n) for b in st.body for n in walk(b)}

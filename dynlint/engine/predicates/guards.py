@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 
 from ...analysis.oneshot import once_regions
-from ...analysis.records import record_regions
+from ...analysis.records import attributes_read, record_regions
 from ...analysis.statements import statements
 from .context import _contains, _last_name
 from .registry import predicate
@@ -138,8 +138,16 @@ def records_only(ctx, node):
     cache = ctx.analyzer.__dict__.setdefault("_records_cache", {})
     regions = cache.get(id(fnode))
     if regions is None:
-        regions = cache[id(fnode)] = record_regions(fnode, ctx.analyzer.tree)
+        regions = cache[id(fnode)] = record_regions(fnode, lambda: _attributes_read(ctx.analyzer))
     return any(_contains(stmt, node) and not _contains(stmt.test, node) for stmt in regions)
+
+
+def _attributes_read(analyzer) -> set:
+    """`records.attributes_read` of the module being walked, once per module."""
+    found = analyzer.__dict__.get("_attributes_read")
+    if found is None or found[0] is not analyzer.tree:
+        found = analyzer._attributes_read = (analyzer.tree, attributes_read(analyzer.tree))
+    return found[1]
 
 
 def outside_step(ctx, node):
