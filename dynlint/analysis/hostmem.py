@@ -126,6 +126,18 @@ def torch_call(a, name: str, node: ast.Call) -> int:
     return joint(*_args_kinds(a, node))
 
 
+def asked_for_cpu(a, k: int, node: ast.Call) -> int:
+    """CPU for a tensor a followed function of the project returns when the call names the CPU
+    as its `device=` (`sample(population, k, device="cpu")`): a function that takes a device
+    builds its result there, as torch's factories do."""
+    if K.level(k) < K.PROBABLE or k & CPU or not node.keywords:
+        return 0
+    if _device_arg(a, node) is not True or default_device_changed(a):
+        return 0
+    a._host_built = a.lines
+    return CPU
+
+
 def copied_to_host(a, name: str, node: ast.Call) -> int:
     """CPU for `t.cpu()` and `t.to("cpu")` of any tensor: the copy is the one read of the device
     (its own rule reports it); what it returns is host memory, read later without a sync."""

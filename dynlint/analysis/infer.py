@@ -196,7 +196,7 @@ class KindInference:
                 r = tuple(fallback if k == UNKNOWN else k for k in r)
             self._tuple_kinds[id(node)] = r
             return NOT
-        return r
+        return r if r is None or not node.keywords else r | hostmem.asked_for_cpu(self, r, node)
 
     def _attr_kind(self, node: ast.Attribute) -> int:
         base_node = node.value

@@ -26,7 +26,10 @@ def result_to_device(ctx, node):
     torch.nonzero(m).squeeze(-1)`) that a later statement of the function moves to a device:
     `name.to(...)` (not to the CPU), `name.cuda()`, a call naming it first with a `device=`
     (`torch.randint_like(name, 0, n, device=x.device)`), or it indexes a tensor not in host
-    memory (`x[name]`, `x[name] = v`)."""
+    memory (`x[name]`, `x[name] = v`); or the matched code is itself moved, in the same
+    expression (`rnd[~mask].to(edge_index.device)`)."""
+    if _moved_inline(ctx, node):
+        return True
     name, after = _bound_name(ctx, node)
     if name is None:
         return False
@@ -35,6 +38,36 @@ def result_to_device(ctx, node):
         return False
     for n in ast.walk(frame.node):
         if getattr(n, "lineno", 0) > after and _moves(ctx, n, name):
+            return True
+    return False
+
+
+def _moved_inline(ctx, node) -> bool:
+    """`node` (through reshapes) is the receiver of `.to(...)` to something other than the CPU,
+    or of `.cuda()`."""
+    child = node
+    for anc in reversed(ctx.analyzer.stack):
+        if anc is node or type(anc) is ast.Attribute:
+            continue            # (attributes are not on the stack, but be safe)
+        if type(anc) is ast.Call and type(anc.func) is ast.Attribute and anc.func.value is child:
+            if anc.func.attr in _SAME_VALUES:
+                child = anc
+                continue
+            return anc.func.attr == "cuda" or anc.func.attr == "to" and _to_device(ctx, anc)
+        return False
+    return False
+
+
+def _to_device(ctx, call: ast.Call) -> bool:
+    """`.to(d)` whose target may be a device other than the CPU (not a dtype `torch.float`)."""
+    args = [*call.args[:1], *(k.value for k in call.keywords if k.arg == "device")]
+    for arg in args:
+        if type(arg) is ast.Constant:
+            if arg.value != "cpu":
+                return True
+            continue
+        q = ctx.analyzer.qualname(arg) if type(arg) in (ast.Name, ast.Attribute) else None
+        if q is None or not q.startswith("torch.") or q.startswith("torch.device"):
             return True
     return False
 

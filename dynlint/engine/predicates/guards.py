@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 
 from ...analysis.oneshot import once_regions
+from ...analysis.records import attributes_read, record_regions
+from ...analysis.statements import statements
 from .context import _contains, _last_name
 from .registry import predicate
 
@@ -21,9 +23,16 @@ def in_raise(ctx, node):
         if t is ast.If and i + 1 < len(stack):
             child = stack[i + 1]
             for block in (a.body, a.orelse):
-                if block and any(s is child for s in block) and _always_raises(ctx, block[-1]):
+                if block and any(s is child for s in block) and _always_raises(ctx, block[-1]) \
+                        and not _leaves_early(block):
                     return True
     return False
+
+
+def _leaves_early(block) -> bool:
+    """A `return`, `break` or `continue` in the block (not in a function nested in it): a
+    path that leaves before the final `raise` (`if ...: return coo` ... `raise ValueError`)."""
+    return any(type(st) in (ast.Return, ast.Break, ast.Continue) for st in statements(block, enter_defs=False))
 
 
 def _always_raises(ctx, st) -> bool:
@@ -115,10 +124,37 @@ def once_only(ctx, node):
     return any(_contains(stmt, node) for _, stmts in regions for stmt in stmts)
 
 
+def records_only(ctx, node):
+    """Runs only to keep an opt-in record: in the body of `if self.X:` that stores Python
+    numbers read from tensors into attributes no code of the module reads back, and does
+    nothing else (`analysis/records.py`). The flag's own test is not part of it."""
+    frame = ctx.frame
+    while frame is not None and type(frame.node) is ast.Lambda:
+        frame = frame.parent
+    fnode = frame.node if frame is not None else None
+    if type(fnode) not in (ast.FunctionDef, ast.AsyncFunctionDef) or frame.cls is None or \
+            not _mentions(ctx.analyzer, ("if self.",)):
+        return False
+    cache = ctx.analyzer.__dict__.setdefault("_records_cache", {})
+    regions = cache.get(id(fnode))
+    if regions is None:
+        regions = cache[id(fnode)] = record_regions(fnode, lambda: _attributes_read(ctx.analyzer))
+    return any(_contains(stmt, node) and not _contains(stmt.test, node) for stmt in regions)
+
+
+def _attributes_read(analyzer) -> set:
+    """`records.attributes_read` of the module being walked, once per module."""
+    found = analyzer.__dict__.get("_attributes_read")
+    if found is None or found[0] is not analyzer.tree:
+        found = analyzer._attributes_read = (analyzer.tree, attributes_read(analyzer.tree))
+    return found[1]
+
+
 def outside_step(ctx, node):
     """Code that runs in the model's methods but not as part of a step: eager-only branches
-    (`eager_only`) and once-per-object initialisation (`once_only`)."""
-    return eager_only(ctx, node) or once_only(ctx, node)
+    (`eager_only`), once-per-object initialisation (`once_only`), the error path (`in_raise`)
+    and opt-in records (`records_only`)."""
+    return eager_only(ctx, node) or once_only(ctx, node) or in_raise(ctx, node) or records_only(ctx, node)
 
 
 @predicate()
