@@ -56,6 +56,11 @@ class LocalCalls:
         self.returned_names: dict = {}            # id(info) -> the one name every return gives
         self._passes: dict = {}                   # id(info) -> passthrough.summary
         self.demands: dict = {}                   # name -> functions (qualname) that asked
+        # Module-level functions (qualname -> [first line, last line]) whose walk read from
+        # another file that a call's value is no tensor (`negative`): the first walk, knowing
+        # nothing of other files, read it as a possible one (crossfile.settle withdraws what
+        # that walk found there and this one does not).
+        self.negated: dict = {}
         self._keys: dict = {}                     # import target -> absolute name
 
     # -- during the walk ----------------------------------------------------------------------
@@ -223,11 +228,15 @@ class LocalCalls:
         kind = self._passed
         return [kind(a) for a in node.args], {k.arg: kind(k.value) for k in node.keywords}
 
-    def _asking(self) -> str:
+    def _top(self):
         """The module-level function (or method) whose walk is at the current node."""
         info = self.a.frame_info()
         while info is not None and info.parent is not None:
             info = info.parent
+        return info
+
+    def _asking(self) -> str:
+        info = self._top()
         return info.qualname if info is not None else "<module>"
 
     def _passed(self, arg):
@@ -298,6 +307,9 @@ class LocalCalls:
             if asking != "<module>":
                 self.demands.setdefault(key, set()).add(asking)
             summary = self.external.get(key)
+            if summary is not None and asking != "<module>" and negative(summary):
+                top = self._top()
+                self.negated[asking] = [top.node.lineno, top.node.end_lineno]
             if type(summary) is str:
                 return self._plain(passthrough.argument_kind(summary, node, self.a.kind), node)
             return self._plain(summary, node)
@@ -920,6 +932,14 @@ def _unhosted(summary):
     if type(summary) is tuple:
         return tuple(_unhosted(k) for k in summary)
     return NOT if summary & HOST and K.level(summary) == NOT else summary
+
+
+def negative(summary) -> bool:
+    """Whether a summary from another file says a call's value is no tensor (a numpy array,
+    a Python value; a tuple holding one), where a walk not told would read a possible one."""
+    if type(summary) is tuple:
+        return any(negative(item) for item in summary)
+    return type(summary) is int and K.level(summary) == NOT
 
 
 def fold(kinds: list, any_of: bool = False):
