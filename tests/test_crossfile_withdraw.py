@@ -3,7 +3,8 @@ runner._settle): the first walk of a file knows nothing of other files, so `help
 with `helper` imported reads a possible tensor; when the project's `helper` is declared
 `-> np.ndarray`, the walk again of the calling function (with the whole file, so that it
 knows all the first walk knew) does not find it, and the first walk's finding is withdrawn.
-What that function finds otherwise stays. Through the real CLI on a small package; a file
+What that function finds otherwise stays; a function of the file reading what such a
+function returns (`_geometric(r).item()`) is walked again the same way. Through the real CLI on a small package; a file
 checked alone gets exactly the findings it gets with its whole project, cache cold and warm;
 judged alone (`--no-cross-file`, as flake8 sees it) the finding stays."""
 from __future__ import annotations
@@ -45,6 +46,15 @@ FILES = {
             def forward(self, x: torch.Tensor, ranks):
                 median, mean = pair(ranks)
                 return median.item() + mean.item() + x.max().item()
+
+
+        def _geometric(ranks):
+            return stable_product(ranks)
+
+
+        class ViaHelper(torch.nn.Module):
+            def forward(self, x: torch.Tensor, ranks):
+                return _geometric(ranks).item()
         """,
     # A neutral helper that model code of another file reaches: its findings are reported
     # through the reach (`conditional`), and withdrawn the same way.
@@ -67,7 +77,7 @@ FILES = {
 }
 KEPT = [("metric.py", 12, "DYN204"), ("metric.py", 20, "DYN201")]
 ALONE = [("metric.py", 11, "DYN201"), ("metric.py", 12, "DYN204"), ("metric.py", 20, "DYN201"),
-         ("metric.py", 20, "DYN201"), ("metric.py", 20, "DYN201")]
+         ("metric.py", 20, "DYN201"), ("metric.py", 20, "DYN201"), ("metric.py", 29, "DYN201")]
 
 
 def test_numpy_returned_from_another_file_withdraws_the_finding(dynlint, tmp_path):
@@ -95,6 +105,7 @@ def test_the_same_helper_without_the_annotation_keeps_the_finding(dynlint, tmp_p
         """
     write_tree(tmp_path, files)
     whole = findings(dynlint, tmp_path, ".", "--no-cache")
-    assert ("metric.py", 11, "DYN201") in whole and ("stats.py", 5, "DYN201") in whole, whole
+    assert ("metric.py", 11, "DYN201") in whole and ("stats.py", 5, "DYN201") in whole and \
+        ("metric.py", 29, "DYN201") in whole, whole
     assert findings(dynlint, tmp_path, "pkg/metric.py", "--no-cache") == \
         [f for f in whole if f[0] == "metric.py"]

@@ -337,7 +337,19 @@ class LocalCalls:
                 k = passthrough.argument_kind(through, node, self.a.kind)
                 if k is not None:
                     summary = k
+        if self.negated and summary is not None and negative(summary):
+            self._negate_caller(info)
         return self._plain(summary, node)
+
+    def _negate_caller(self, callee) -> None:
+        """The function being walked reads what `callee`, told by another file that a value is
+        no tensor, returns of it (`return stable_product(r)` read as `helper(r).item()`): its
+        first walk's findings may rest on the unknown value too."""
+        while callee.parent is not None:
+            callee = callee.parent
+        top = self._top()
+        if callee.qualname in self.negated and top is not None and top is not callee:
+            self.negated[top.qualname] = [top.node.lineno, top.node.end_lineno]
 
     def _through(self, info) -> str | None:
         """`passthrough.summary` of a walked function whose every return is one bare name."""
