@@ -20,6 +20,7 @@ from . import kinds as K
 from . import passthrough
 from .annotations import annotation_kind, declared_numbers
 from .attributes import held_classes, held_imported
+from .fields import built_here, instance_class
 from .bindings import _binds, bound_values, last_values
 from .kinds import BOOL, HOST, NOT, PROBABLE, TENSOR, UNKNOWN
 from .registries import built_from_registry, registries
@@ -297,7 +298,7 @@ class LocalCalls:
         None when not known (yet)."""
         info = self.callee(node)
         if info is None:
-            held = self._held(node)
+            held = self._held(node) or self.declared_methods(node)
             if held:
                 return self._any_result(held)
             key = self.external_key(node)
@@ -420,6 +421,30 @@ class LocalCalls:
             out.append(methods[0])
         return out
 
+    def declared_methods(self, node: ast.Call) -> list:
+        """What `x.m(...)` may run where the local or parameter `x` holds an instance of a
+        class of this file (`fields.instance_class`: `x: BoxMode`, `x = BoxMode(...)`, or
+        `x = get_boxmode(...)` declared `-> BoxMode`): `m` of that class and every override
+        of it in its subclasses here (the instance may be of any: a mode picked at run time).
+        Only for what the call returns: its site teaches no parameter (a caller's value is
+        no evidence against another's claim)."""
+        f = node.func
+        if type(f) is not ast.Attribute or type(f.value) is not ast.Name or \
+                f.value.id in ("self", "cls") or not self.a.scopes.classes:
+            return []
+        cls = instance_class(self.a, f.value)
+        if cls is None:
+            return []
+        methods = self._method(cls, f.attr)[0]
+        if not methods or len(methods) != 1:
+            return []
+        out = [methods[0]]
+        for sub in () if built_here(self.a, f.value) else self.a.scopes.subclasses(cls):
+            found = sub.methods.get(f.attr)
+            if found and len(found) == 1 and found[0] not in out:
+                out.append(found[0])
+        return out
+
     def holds_instance(self, name: str, line: int) -> bool:
         """Whether the local `name` holds, at `line`, an instance of a class of this file or
         an imported one: calling it runs the class's `__call__`."""
@@ -480,8 +505,14 @@ class LocalCalls:
     def _any_result(self, infos):
         """What a call returns when it may run any of `infos`: a tensor if one of them returns
         one there (the line syncs whenever that class is the one held), see `fold`."""
-        summaries = [self._summary(i) for i in infos]
-        return fold([s for s in summaries if s is not None], any_of=True)
+        summaries = [s for s in (self._summary(i) for i in infos) if s is not None]
+        if any(type(s) is tuple for s in summaries) and any(type(s) is int for s in summaries) \
+                and all(K.level(s) == TENSOR for s in summaries if type(s) is int) \
+                and all(type(k) is int for s in summaries if type(s) is tuple for k in s):
+            # `boxes.split(1, -1)` in one, `(xmin, ymin, xmax, ymax)` in another: an item of
+            # either is a tensor (`split`'s pieces are read as the tensor's rows).
+            return _join_any([k for s in summaries for k in (s if type(s) is tuple else (s,))])
+        return fold(summaries, any_of=True)
 
     def external_key(self, node: ast.Call) -> str | None:
         """Absolute name of what a call runs in another file of the project: an imported
