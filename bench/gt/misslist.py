@@ -130,7 +130,9 @@ DIAGNOSES = {
         "`if (corners[spatial_dims + axis] < corners[axis]).sum() > 0:` (model code, reached from "
         "RetinaNetDetector.forward in another file): `corners = src_boxmode.boxes_to_corners(boxes_t)` with "
         "`src_boxmode = get_boxmode(src_mode)`, a box-mode object picked from a string or class at run time; "
-        "its method's return has no kind"),
+        "its method's return has no kind [fixed since kinds29: `get_boxmode` is declared `-> BoxMode`, so the "
+        "call runs `boxes_to_corners` of BoxMode or of a subclass, whose returns are tensors; kept for the "
+        "first-look report]"),
     ("monai/data/box_utils.py", "*"): (
         "helper reached only via another file",
         "validity/NaN checks (`if (...).sum() > 0`, `.isnan().any()`) in box utilities called from the "

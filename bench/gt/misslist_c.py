@@ -63,7 +63,8 @@ DIAGNOSES_C = {
         "`scores = mat[:, gt_lab == cl]` in `IntersectionOverUnion.compute` (model code now: Metric.compute -> "
         "the override in another file): `mat`, `gt_lab` are items of `zip(self.iou_matrix, "
         "self.groundtruth_labels)`, list states (`add_state(default=[])`) whose items have no kind, so "
-        "`gt_lab == cl` is no mask"),
+        "`gt_lab == cl` is no mask [fixed since kinds29: the class body declares `iou_matrix: List[Tensor]`, "
+        "an attribute whose items are then tensors; kept for the first-look report]"),
     (_TM + "retrieval/fall_out.py", "*"): (HOOK, _HOOK_TEXT.format("RetrievalFallOut.compute")),
     # -- torchmetrics: functional forms -------------------------------------------------------
     (_TMF + "classification/precision_recall_curve.py", "*"): (

@@ -137,7 +137,9 @@ FP_H = {
         "(ranking.py 970/1090/1333/1418; the helpers in metrics/utils.py are annotated `-> np.ndarray`): the "
         "first walk of ranking.py knows nothing of another file's returns, so the result is a possible "
         "tensor, and the cross-file step (which exports the declared numpy return since numpy28) only adds "
-        "findings, never takes one back. A same-file helper with the same annotation is quiet")
+        "findings, never takes one back. A same-file helper with the same annotation is quiet [fixed since "
+        "kinds29: a cross-file answer that a value is no tensor withdraws what the first walk found on it; "
+        "kept for the first-look report]")
        for helper in ("stable_product", "weighted_harmonic_mean", "weighted_median")},
     (_PK + "metrics/", "*"): (
         NUMPY,

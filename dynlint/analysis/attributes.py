@@ -160,9 +160,21 @@ def _class_attributes(analyzer, cls) -> dict:
         k = annotation_kind(ann)
         if K.level(k) == TENSOR:
             out[name] = TENSOR | (k & BOOL)
+        elif k & K.ITEMS:
+            # `iou_matrix: List[Tensor]`: a container of tensors (a metric's list state, which
+            # `add_state("iou_matrix", default=[])` registers where no assignment shows it).
+            out[name] = k
     buffers = analyzer.__dict__.get("_buffer_values", ())
     for name, vs in values.items():
         vs = [v for v in vs if not (type(v) is ast.Constant and v.value is None)]
+        if out.get(name, 0) & K.ITEMS:
+            # An empty container (`self.iou_matrix = []`, the state reset) agrees with the
+            # declaration; any other value must be a container of tensors too.
+            vs = [v for v in vs if not (type(v) in (ast.List, ast.Tuple, ast.Dict) and
+                                        not getattr(v, "elts", getattr(v, "keys", ())))]
+            if vs and not all(_value_kind(analyzer, v, owners.get(id(v))) & K.ITEMS for v in vs):
+                del out[name]
+            continue
         if vs:
             kinds = [_value_kind(analyzer, v, owners.get(id(v))) for v in vs]
             # `register_buffer("name", value)` raises unless the value is a tensor (or None):

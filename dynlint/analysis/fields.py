@@ -51,4 +51,22 @@ def _declared_or_built(analyzer, fn, name: str):
     if len(built) != 1 or len(values) != copies + sum(
             type(v) is ast.Call and type(v.func) is ast.Name for v in values):
         return None
-    return classes.get(built.pop())
+    name = built.pop()
+    if name in classes:
+        return classes[name]
+    # `mode = get_boxmode(src)`, a function of this file declared `-> BoxMode`: an instance
+    # of that class (or of a subclass: `summaries.LocalCalls.declared_methods`).
+    found = analyzer.scopes.module_functions.get(name)
+    return classes.get(declared_class(found[0].node.returns)) if found and len(found) == 1 \
+        else None
+
+
+def built_here(analyzer, node) -> bool:
+    """Whether the local `node` (a name) holds what a constructor of a class of this file
+    built (`x = State(...)`): exactly that class, no subclass."""
+    fn = analyzer._function_node()
+    if type(fn) not in (ast.FunctionDef, ast.AsyncFunctionDef):
+        return False
+    values = _bindings(fn, node.id)
+    return bool(values) and all(type(v) is ast.Call and type(v.func) is ast.Name and
+                                v.func.id in analyzer.classes for v in values)

@@ -261,6 +261,12 @@ class KindInference:
                 r = self._local_result(node)
                 if r is not None:
                     return r
+            elif type(v) is ast.Name and self.calls.declared_methods(node):
+                # `mode.boxes_to_corners(b)`, `mode` an instance of a class of this file
+                # (summaries.LocalCalls.declared_methods)
+                r = self._local_result(node)
+                if r is not None:
+                    return r
             return self._method_kind(func.attr, self.kind(func.value), node)
         if type(func) is ast.Name:
             q = self.imports.get(func.id)

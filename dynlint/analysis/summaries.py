@@ -20,6 +20,7 @@ from . import kinds as K
 from . import passthrough
 from .annotations import annotation_kind, declared_numbers
 from .attributes import held_classes, held_imported
+from .fields import built_here, instance_class
 from .bindings import _binds, bound_values, last_values
 from .kinds import BOOL, HOST, NOT, PROBABLE, TENSOR, UNKNOWN
 from .registries import built_from_registry, registries
@@ -56,6 +57,11 @@ class LocalCalls:
         self.returned_names: dict = {}            # id(info) -> the one name every return gives
         self._passes: dict = {}                   # id(info) -> passthrough.summary
         self.demands: dict = {}                   # name -> functions (qualname) that asked
+        # Module-level functions (qualname -> [first line, last line]) whose walk read from
+        # another file that a call's value is no tensor (`negative`): the first walk, knowing
+        # nothing of other files, read it as a possible one (crossfile.settle withdraws what
+        # that walk found there and this one does not).
+        self.negated: dict = {}
         self._keys: dict = {}                     # import target -> absolute name
 
     # -- during the walk ----------------------------------------------------------------------
@@ -223,11 +229,15 @@ class LocalCalls:
         kind = self._passed
         return [kind(a) for a in node.args], {k.arg: kind(k.value) for k in node.keywords}
 
-    def _asking(self) -> str:
+    def _top(self):
         """The module-level function (or method) whose walk is at the current node."""
         info = self.a.frame_info()
         while info is not None and info.parent is not None:
             info = info.parent
+        return info
+
+    def _asking(self) -> str:
+        info = self._top()
         return info.qualname if info is not None else "<module>"
 
     def _passed(self, arg):
@@ -288,7 +298,7 @@ class LocalCalls:
         None when not known (yet)."""
         info = self.callee(node)
         if info is None:
-            held = self._held(node)
+            held = self._held(node) or self.declared_methods(node)
             if held:
                 return self._any_result(held)
             key = self.external_key(node)
@@ -298,6 +308,9 @@ class LocalCalls:
             if asking != "<module>":
                 self.demands.setdefault(key, set()).add(asking)
             summary = self.external.get(key)
+            if summary is not None and asking != "<module>" and negative(summary):
+                top = self._top()
+                self.negated[asking] = [top.node.lineno, top.node.end_lineno]
             if type(summary) is str:
                 return self._plain(passthrough.argument_kind(summary, node, self.a.kind), node)
             return self._plain(summary, node)
@@ -325,7 +338,19 @@ class LocalCalls:
                 k = passthrough.argument_kind(through, node, self.a.kind)
                 if k is not None:
                     summary = k
+        if self.negated and summary is not None and negative(summary):
+            self._negate_caller(info)
         return self._plain(summary, node)
+
+    def _negate_caller(self, callee) -> None:
+        """The function being walked reads what `callee`, told by another file that a value is
+        no tensor, returns of it (`return stable_product(r)` read as `helper(r).item()`): its
+        first walk's findings may rest on the unknown value too."""
+        while callee.parent is not None:
+            callee = callee.parent
+        top = self._top()
+        if callee.qualname in self.negated and top is not None and top is not callee:
+            self.negated[top.qualname] = [top.node.lineno, top.node.end_lineno]
 
     def _through(self, info) -> str | None:
         """`passthrough.summary` of a walked function whose every return is one bare name."""
@@ -396,6 +421,30 @@ class LocalCalls:
             out.append(methods[0])
         return out
 
+    def declared_methods(self, node: ast.Call) -> list:
+        """What `x.m(...)` may run where the local or parameter `x` holds an instance of a
+        class of this file (`fields.instance_class`: `x: BoxMode`, `x = BoxMode(...)`, or
+        `x = get_boxmode(...)` declared `-> BoxMode`): `m` of that class and every override
+        of it in its subclasses here (the instance may be of any: a mode picked at run time).
+        Only for what the call returns: its site teaches no parameter (a caller's value is
+        no evidence against another's claim)."""
+        f = node.func
+        if type(f) is not ast.Attribute or type(f.value) is not ast.Name or \
+                f.value.id in ("self", "cls") or not self.a.scopes.classes:
+            return []
+        cls = instance_class(self.a, f.value)
+        if cls is None:
+            return []
+        methods = self._method(cls, f.attr)[0]
+        if not methods or len(methods) != 1:
+            return []
+        out = [methods[0]]
+        for sub in () if built_here(self.a, f.value) else self.a.scopes.subclasses(cls):
+            found = sub.methods.get(f.attr)
+            if found and len(found) == 1 and found[0] not in out:
+                out.append(found[0])
+        return out
+
     def holds_instance(self, name: str, line: int) -> bool:
         """Whether the local `name` holds, at `line`, an instance of a class of this file or
         an imported one: calling it runs the class's `__call__`."""
@@ -456,8 +505,14 @@ class LocalCalls:
     def _any_result(self, infos):
         """What a call returns when it may run any of `infos`: a tensor if one of them returns
         one there (the line syncs whenever that class is the one held), see `fold`."""
-        summaries = [self._summary(i) for i in infos]
-        return fold([s for s in summaries if s is not None], any_of=True)
+        summaries = [s for s in (self._summary(i) for i in infos) if s is not None]
+        if any(type(s) is tuple for s in summaries) and any(type(s) is int for s in summaries) \
+                and all(K.level(s) == TENSOR for s in summaries if type(s) is int) \
+                and all(type(k) is int for s in summaries if type(s) is tuple for k in s):
+            # `boxes.split(1, -1)` in one, `(xmin, ymin, xmax, ymax)` in another: an item of
+            # either is a tensor (`split`'s pieces are read as the tensor's rows).
+            return _join_any([k for s in summaries for k in (s if type(s) is tuple else (s,))])
+        return fold(summaries, any_of=True)
 
     def external_key(self, node: ast.Call) -> str | None:
         """Absolute name of what a call runs in another file of the project: an imported
@@ -920,6 +975,14 @@ def _unhosted(summary):
     if type(summary) is tuple:
         return tuple(_unhosted(k) for k in summary)
     return NOT if summary & HOST and K.level(summary) == NOT else summary
+
+
+def negative(summary) -> bool:
+    """Whether a summary from another file says a call's value is no tensor (a numpy array,
+    a Python value; a tuple holding one), where a walk not told would read a possible one."""
+    if type(summary) is tuple:
+        return any(negative(item) for item in summary)
+    return type(summary) is int and K.level(summary) == NOT
 
 
 def fold(kinds: list, any_of: bool = False):

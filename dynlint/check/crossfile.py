@@ -24,7 +24,7 @@ import sys
 from ..project import source
 from ..project.cache import Configurations, content_hash
 from ..analysis.kinds import PROBABLE, SCALAR, TENSOR
-from ..analysis.summaries import CALLERS, local_site, passed_to, upgrade
+from ..analysis.summaries import CALLERS, local_site, negative, passed_to, upgrade
 from ..analysis.scopes.naming import modelish_name
 from ..project.index import Index, canonical
 from ..project.scope import module_name, unnamed_files
@@ -91,7 +91,7 @@ def settle(named: list, others: list, recheck, use_cache: bool = True) -> None:
                 if not (facts.demands or facts.opens) or (group is others and i not in walked):
                     continue
                 base = first.setdefault(facts.origin, facts)
-                external, asking = {}, set()
+                external, asking, whole = {}, set(), False
                 for key, functions in base.demands.items():
                     kind = answers.get(key, answers)
                     if kind is answers:
@@ -108,7 +108,12 @@ def settle(named: list, others: list, recheck, use_cache: bool = True) -> None:
                     if kind is not None:
                         external[key] = kind
                         asking.update(functions)
-                only = sorted(asking)
+                        # An answer that takes a finding back (`-> np.ndarray`): the whole file
+                        # is walked, so that this walk knows all the first one knew (what the
+                        # file's other functions return), and only what the answer changes
+                        # differs (see `merged`).
+                        whole = whole or negative(kind)
+                only = None if whole else sorted(asking)
                 for name in base.opens:
                     sites = incoming.get(f"{base.module}.{name}")
                     if sites:
@@ -289,9 +294,21 @@ def merged(base, new):
     out = dataclasses.replace(base, returns={**base.returns, **new.returns}, calls=calls,
                               neutral=neutral)
     seen = {(name, f.code, f.line, f.column) for name, f in base.conditional}
-    out.conditional = base.conditional + [(name, f) for name, f in new.conditional
-                                          if (name, f.code, f.line, f.column) not in seen]
+    kept = base.conditional
+    if new.negated:
+        # What a function told a value is no tensor no longer finds is withdrawn.
+        now = {(name, f.code, f.line, f.column) for name, f in new.conditional}
+        kept = [(name, f) for name, f in kept if (name, f.code, f.line, f.column) in now
+                or not withdrawn(f, new.negated)]
+    out.conditional = kept + [(name, f) for name, f in new.conditional
+                              if (name, f.code, f.line, f.column) not in seen]
     return out
+
+
+def withdrawn(f, negated: dict) -> bool:
+    """Whether finding `f` lies in a function a walk again told that a value is no tensor
+    (`negated`, FileFacts): if that walk does not find it, the first walk's is withdrawn."""
+    return any(start <= f.line <= end for start, end in negated.values())
 
 
 def _summarise(memo, facts, external, only):

@@ -92,13 +92,15 @@ def facts_to_json(facts: FileFacts) -> list:
         out += [dict(facts.returns),                # tuples (nested too) become lists
                 facts.demands, facts.classes, facts.aliases, facts.calls, facts.opens,
                 facts.imports, facts.neutral]
+        if facts.negated:
+            out.append(facts.negated)
     return out
 
 
 def facts_from_json(data, path: str) -> FileFacts:
     """The names come back as the lists JSON gives (the cross-file step only iterates them):
     building 50,000 frozensets would be most of a warm run's decoding."""
-    _check(type(data) is list and len(data) in (4, 12) and type(data[0]) is str
+    _check(type(data) is list and len(data) in (4, 12, 13) and type(data[0]) is str
            and type(data[1]) is dict and type(data[3]) is list)
     exports = data[1]
     _check(all(type(v) is list and len(v) == 2 and type(v[0]) is bool and type(v[1]) is list
@@ -110,8 +112,8 @@ def facts_from_json(data, path: str) -> FileFacts:
         _check(type(item) is list and len(item) == 2 and type(item[0]) is str)
         conditional.append((item[0], finding_from_json(item[1], path)))
     facts = FileFacts(data[0], exports, _strs(data[2]), conditional)
-    if len(data) == 12:
-        returns, demands, classes, aliases, calls, opens, imports, neutral = data[4:]
+    if len(data) >= 12:
+        returns, demands, classes, aliases, calls, opens, imports, neutral = data[4:12]
         _check(type(returns) is dict and type(demands) is dict and type(classes) is dict
                and type(aliases) is dict and type(calls) is dict and type(opens) is dict
                and type(imports) is list and type(neutral) is dict)
@@ -123,6 +125,12 @@ def facts_from_json(data, path: str) -> FileFacts:
         _check(all(type(v) is list for v in demands.values()))
         facts.returns = {k: _summary(v) for k, v in returns.items()}
         facts.demands, facts.classes, facts.aliases = demands, classes, aliases
+    if len(data) == 13:
+        negated = data[12]
+        _check(type(negated) is dict and all(
+            type(v) is list and len(v) == 2 and type(v[0]) is int and type(v[1]) is int
+            for v in negated.values()))
+        facts.negated = negated
     return facts
 
 

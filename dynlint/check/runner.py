@@ -15,7 +15,7 @@ from ..project import notebook, source
 from ..project.cache import Configurations, content_hash
 from ..project.discover import discover, display_path
 from ..project.scope import module_name  # noqa: F401  (used here and by the server)
-from .crossfile import Memo, cached_files, external_key, project_facts, settle
+from .crossfile import Memo, cached_files, external_key, project_facts, settle, withdrawn as in_negated
 from .reach import reach_and_cold, resolve_both
 from ..engine.match import Engine
 from ..finding import internal_error
@@ -227,14 +227,17 @@ def cross_file_step(named: list, others: list, found_in: dict, findings: list, c
             # the step walks get exports from their walk.)
             if not others:
                 early = _Background(lambda facts=list(named): reach_and_cold(facts))
-            added, lines, walked = _settle(named, others, found_in, configs, texts, jobs,
-                                           save=record is None,
-                                           pooled=early.start if early is not None else None)
+            added, lines, walked, withdrawn = _settle(
+                named, others, found_in, configs, texts, jobs, save=record is None,
+                pooled=early.start if early is not None else None)
+        else:
+            withdrawn = []
         reached, cold = resolve_both(named + others,
                                      known=early.result() if early is not None else None)
         dropped = sorted([found_in[facts.origin][0], *facts.neutral[name[len(facts.module) + 1:]]]
                          for facts in named if facts.neutral
                          for name in cold.intersection(f"{facts.module}.{q}" for q in facts.neutral))
+        dropped += withdrawn
         if record is not None:
             record.store(added, reached, lines, walked, dropped)
     if added:
@@ -247,9 +250,10 @@ def cross_file_step(named: list, others: list, found_in: dict, findings: list, c
 
 def _in_cold(f, dropped: list) -> bool:
     """Whether finding `f` lies in a function the cross-file step found called from cold code
-    only (`dropped`: [display, first line, last line, codes the function's findings have])."""
-    return any(f.path == path and start <= f.line <= end and f.code in codes
-               for path, start, end, codes in dropped)
+    only (`dropped`: [display, first line, last line, codes the function's findings have]), or
+    is one the step withdrew ([display, line, line, [code], column], see _settle)."""
+    return any(f.path == d[0] and d[1] <= f.line <= d[2] and f.code in d[3]
+               and (len(d) == 4 or f.column == d[4]) for d in dropped)
 
 
 _BUFFER_WALKS: dict = {}        # the server's walks of unsaved text: never in the disk cache
@@ -281,6 +285,7 @@ def _settle(named: list, others: list, found_in: dict, configs, texts: dict | No
     _ENGINES = configs.gates        # the server's configurations as well as the CLI's
     memo = Memo(configs, "#settled", entry_to_json, entry_from_json)
     added: dict = {}
+    withdrawn: dict = {}        # display -> the first walk's findings a walk again takes back
     cuts: dict = {}             # display -> the lines of its latest walk (snippets.remember)
     walked: set = set()
 
@@ -289,6 +294,7 @@ def _settle(named: list, others: list, found_in: dict, configs, texts: dict | No
         display, profile, _ = found_in[path]
         if not external:
             added.pop(display, None)
+            withdrawn.pop(display, None)
             return facts
         key = external_key(external, only)
         walked.add(path)
@@ -313,6 +319,14 @@ def _settle(named: list, others: list, found_in: dict, configs, texts: dict | No
             cuts[display] = lines
         added[display] = [dataclasses.replace(f, path=display) if f.path != display else f
                           for f in found]
+        # A function told that a value is no tensor (`-> np.ndarray` in another file) was
+        # walked with all the first walk knew besides (the whole file, crossfile.settle): what
+        # the first walk found there and this one does not rested on the unknown value.
+        now = {(f.code, f.line, f.column) for f in found}
+        withdrawn[display] = [[display, f.line, f.line, [f.code], f.column]
+                              for f in found_in[path][2] if new.negated
+                              and (f.code, f.line, f.column) not in now
+                              and in_negated(f, new.negated)]
         return new
 
     ready: dict = {}            # path -> (key, stat, digest, entry) walked by prefetch
@@ -340,7 +354,8 @@ def _settle(named: list, others: list, found_in: dict, configs, texts: dict | No
     settle(named, others, recheck, configs is not None)
     if save:
         memo.save()
-    return [f for found in added.values() for f in found], cuts, walked
+    return [f for found in added.values() for f in found], cuts, walked, \
+        sorted(d for found in withdrawn.values() for d in found)
 
 
 class _Background:

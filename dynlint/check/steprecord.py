@@ -63,7 +63,7 @@ class StepRecord:
     def store(self, added: list, reached: list, lines: dict, walked, dropped: list) -> None:
         """`walked`: the named files the step walked again (their findings depend on their
         text, not only on their facts); `dropped`: the functions whose findings it drops
-        (runner._in_cold)."""
+        and the findings it withdraws (runner._in_cold)."""
         found = added + reached
         digests = [[path, self._digest(path)] for path in sorted(walked)]
         if any(digest is None for _, digest in digests):
@@ -83,8 +83,9 @@ def _decode(data):
            and type(meta[1]) is list and type(meta[2]) is list and type(meta[3]) is list
            and type(meta[4]) is list)
     n_added, paths, kept, walked, dropped = meta
-    _check(all(type(d) is list and len(d) == 4 and type(d[0]) is str and type(d[1]) is int
-               and type(d[2]) is int and type(d[3]) is list for d in dropped))
+    _check(all(type(d) is list and len(d) in (4, 5) and type(d[0]) is str and type(d[1]) is int
+               and type(d[2]) is int and type(d[3]) is list and type(d[-1]) in (int, list)
+               for d in dropped))
     _check(all(type(w) is list and len(w) == 2 and type(w[0]) is str and type(w[1]) is str
                for w in walked))
     _check(len(paths) == len(data[0]) and 0 <= n_added <= len(paths)

@@ -55,11 +55,15 @@ class FileFacts:
     # code would not get: name -> [first line, last line, codes]; dropped by the cross-file
     # step if every caller in the project is cold (reach.cold_called).
     neutral: dict = field(default_factory=dict)
+    # Of a walk again: the functions that read from another file that a value is no tensor
+    # (qualname -> [first line, last line]); what the first walk found there and this walk
+    # does not is withdrawn (crossfile.merged, runner._settle).
+    negated: dict = field(default_factory=dict)
     origin: str | None = None                        # the file (not cached)
 
     def summarises(self) -> bool:
         return bool(self.returns or self.demands or self.classes or self.aliases or
-                    self.calls or self.opens or self.imports or self.neutral)
+                    self.calls or self.opens or self.imports or self.neutral or self.negated)
 
 
 def _callee_key(func, imports) -> str | None:
@@ -266,6 +270,7 @@ class Engine:
                 facts.opens = analyzer.calls.opens()
                 facts.imports = project_imports(analyzer.scopes, module, is_package)
             facts.returns = analyzer.calls.exported()
+            facts.negated = analyzer.calls.negated
             facts.calls = analyzer.calls.out_calls
             facts.neutral = {name: [start, end, sorted(codes)] for name, (start, end, codes)
                              in sorted(analyzer.neutral_hits.items())}
