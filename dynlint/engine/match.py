@@ -417,40 +417,19 @@ class Engine:
         stack = analyzer.stack
         parent = stack[-2] if stack and stack[-1] is node and len(stack) > 1 else \
             (stack[-1] if stack and stack[-1] is not node else None)
-        assume = conditional is not None
-        ctx = MatchContext(analyzer, node, binds, parent, frame, assume)
+        ctx = MatchContext(analyzer, node, binds, parent, frame, conditional is not None)
         if memo is None:
             memo = {}
-        known = memo.get
         # What the bindings are before where the code is: kinds are remembered per node and
         # seldom hold, while the place conditions walk the ancestors (guards, raise branches).
-        # (A condition answered in `memo` is replayed here, as `_holds` would: the hot path.)
         for var, preds in spec.where.items():
             target = binds.get(var)
             for p in preds:
-                hit = None if p.args else known((p.fn, id(target), assume))
-                if hit is None:
-                    if not _holds(p, ctx, target, memo):
-                        return
-                else:
-                    if hit[1]:
-                        ctx.weak = True
-                    if hit[2]:
-                        ctx.library = True
-                    if hit[0] == p.negate:
-                        return
+                if not _holds(p, ctx, target, memo):
+                    return
         for p in spec.when:
-            hit = None if p.args else known((p.fn, id(node), assume))
-            if hit is None:
-                if not _holds(p, ctx, node, memo):
-                    return
-            else:
-                if hit[1]:
-                    ctx.weak = True
-                if hit[2]:
-                    ctx.library = True
-                if hit[0] == p.negate:
-                    return
+            if not _holds(p, ctx, node, memo):
+                return
         fix = None
         if rule.fixes:
             from ..fix.suggest import suggest_fix   # only files with fixable rules pay for this
