@@ -26,6 +26,18 @@ def declared_class(ann: ast.AST | None) -> str | None:
 
 
 def annotation_kind(ann: ast.AST | None) -> int:
+    """The kind an annotation declares. A function of the annotation's tree alone, asked
+    several times for most (the pre-pass's facts, the walk, callers' summaries): kept on its
+    node."""
+    if ann is None:
+        return UNKNOWN
+    k = ann.__dict__.get("_dl_kind")
+    if k is None:
+        k = ann._dl_kind = _annotation_kind(ann)
+    return k
+
+
+def _annotation_kind(ann: ast.AST) -> int:
     ann = parsed(ann)
     if ann is None:
         return UNKNOWN

@@ -19,7 +19,7 @@ from .annotations import annotation_kind
 from .bindings import last_values
 from .kinds import BOOL, HOST, TENSOR, UNKNOWN
 from .scopes.held import declared_here
-from .statements import statements
+from .statements import statements, walk
 from .text import mentions
 
 _BUFFER = ("register_buffer",)
@@ -246,7 +246,7 @@ def _assignments(fnode, lines):
     whole method is walked only when its text names it."""
     first = min([fnode.lineno] + [d.lineno for d in fnode.decorator_list])
     text = "\n".join(lines[first - 1:fnode.end_lineno])
-    nodes = ast.walk(fnode) if mentions(text, _BUFFER) else statements(fnode.body)
+    nodes = walk(fnode) if mentions(text, _BUFFER) else statements(fnode.body)
     for node in nodes:
         yield from _assigned(node)
 

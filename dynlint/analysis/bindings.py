@@ -145,7 +145,7 @@ def _bound_here(st) -> set:
         return _bound(st)
     if t is ast.ExceptHandler:
         return {st.name} if st.name is not None else set()
-    return set().union(*(_walrus_targets(v) for v in ast.iter_child_nodes(st) if isinstance(v, ast.expr)))
+    return set().union(*(_walrus_targets(v) for v in child_nodes(st) if isinstance(v, ast.expr)))
 
 
 def _walrus_targets(expr) -> set:

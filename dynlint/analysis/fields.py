@@ -9,7 +9,7 @@ import ast
 
 from .annotations import declared_class
 from .attributes import held_classes
-from .bindings import _bindings, _bound
+from .bindings import _bindings, _binds
 
 
 def instance_class(analyzer, node):
@@ -37,7 +37,7 @@ def _declared_or_built(analyzer, fn, name: str):
     for a in args.posonlyargs + args.args + args.kwonlyargs:
         if a.arg == name:
             # A parameter annotated with the class, and never rebound in the function.
-            if any(name in _bound(st) for st in fn.body):
+            if any(_binds(st, name) for st in fn.body):     # (kept on each statement)
                 return None
             return classes.get(declared_class(a.annotation))
     values = _bindings(fn, name)

@@ -48,14 +48,18 @@ def walk(node):
     node, and most fields of most nodes are names or numbers, never nodes."""
     todo = deque((node,))
     pop, push, fields = todo.popleft, todo.append, _CHILD_FIELDS
+    extend = todo.extend
     while todo:
         node = pop()
         for name in fields[type(node)]:
             v = getattr(node, name, None)
             if type(v) is list:
-                for item in v:
-                    if isinstance(item, ast.AST):
-                        push(item)
+                if None in v:       # (see child_nodes)
+                    for item in v:
+                        if isinstance(item, ast.AST):
+                            push(item)
+                else:
+                    extend(v)
             elif isinstance(v, ast.AST):
                 push(v)
         yield node
@@ -67,7 +71,13 @@ def child_nodes(node) -> list:
     for name in _CHILD_FIELDS[type(node)]:
         v = getattr(node, name, None)
         if type(v) is list:
-            out += [item for item in v if isinstance(item, ast.AST)]
+            # A list field of a parsed tree holds nodes, but for the `None`s of a dict's `**`
+            # keys and of keyword-only parameters without a default (the fields holding
+            # names, `Global.names`, are not in `_CHILD_FIELDS`): most lists are taken whole.
+            if None in v:
+                out += [item for item in v if isinstance(item, ast.AST)]
+            else:
+                out += v
         elif isinstance(v, ast.AST):
             out.append(v)
     return out

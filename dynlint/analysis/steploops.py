@@ -38,6 +38,19 @@ def _own_nodes(nodes):
                 stack.append(child)
 
 
+def _own_node_list(nodes) -> list:
+    """`list(_own_nodes(nodes))`, without a generator's resume per node."""
+    out, stack = [], list(nodes)
+    pop, push, add = stack.pop, stack.append, out.append
+    while stack:
+        node = pop()
+        add(node)
+        for child in child_nodes(node):
+            if not isinstance(child, _NESTED):
+                push(child)
+    return out
+
+
 def _own_statements(body):
     """The statements `_own_nodes(body)` gives (it enters a function or class that is itself
     an item of `body`, not deeper ones), without walking their expressions."""
@@ -215,7 +228,7 @@ def drives_model(fnode, own_methods, method_holds) -> bool:
     score) or that only accumulates results (`total += self.model(x)`) is no driver."""
     calls = None
     for loop in _loops(fnode.body):
-        nodes = list(_own_nodes(loop.body))
+        nodes = _own_node_list(loop.body)
         if not any(type(n) is ast.Call for n in nodes) or _trains(nodes):
             continue
         if calls is None:

@@ -458,6 +458,11 @@ class LocalCalls:
         func = self.a._function_node()
         if type(func) not in _DEFS:
             return []               # (a lambda's body is one expression: no local binds there)
+        # A function whose text names none of `classes` binds no call of one (most do not:
+        # then its bindings table, a pass over every statement, is not built for this).
+        info = self.a.scopes.functions.get(id(func))
+        if info is not None and classes.keys().isdisjoint(info.refs(self.a.lines)[0]):
+            return []
         # First, from the function's table, whether any binding of `name` is such a call: most
         # names called are no local (an imported function) or bound to no class (`layer(x)`
         # in a loop over modules); only then the bindings that reach `line`.

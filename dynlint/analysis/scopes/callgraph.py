@@ -73,9 +73,9 @@ class _CallGraph:
                     out.extend(sub.methods.get(attr, ()))
         if methods:         # `x.m` may be any class's `m`, but not cold code by its own nature
             for member in f.members(self.lines):
-                if not member.startswith("__"):
-                    out.extend(g for g in methods.get(member, ())
-                               if not g.cls.cold and not _COLD_FUNC.match(g.name))
+                found = methods.get(member)     # (most members are no method of this file)
+                if found is not None and not member.startswith("__"):
+                    out.extend(g for g in found if not g.cls.cold and not _COLD_FUNC.match(g.name))
         if self.names:
             for name in self.names.intersection(names_here):
                 out.extend(self.module_funcs[name])
