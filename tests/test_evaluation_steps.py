@@ -148,3 +148,9 @@ def test_an_index_is_no_batch_but_a_chunk_is(dynlint, write):
     # the chunk loop's step; without `evaluate_chunks`, the grid-cell loop alone keeps it cold
     alone = EXPORT[:EXPORT.index("@torch.no_grad()\ndef evaluate_chunks")]
     assert _findings(dynlint, str(write("exporter2.py", alone))) == set()
+
+
+def test_explain_names_the_evaluation_step(dynlint, write):
+    path = write("evaluator.py", EVALUATOR)
+    proc = dynlint("check", "--no-cache", "--exit-zero", path, "--explain", f"{path}:28")
+    assert "is an evaluation step" in proc.stdout, proc.stdout + proc.stderr
