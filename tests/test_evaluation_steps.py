@@ -154,3 +154,32 @@ def test_explain_names_the_evaluation_step(dynlint, write):
     path = write("evaluator.py", EVALUATOR)
     proc = dynlint("check", "--no-cache", "--exit-zero", path, "--explain", f"{path}:28")
     assert "is an evaluation step" in proc.stdout, proc.stdout + proc.stderr
+
+
+# A step cold by its name (`eval_step`) runs the network and uses its output: in scope. A
+# per-batch helper cold by its name that only hands the batch on (`log_batch`: the logger's
+# result is dropped) computes nothing there: it stays cold.
+NAMED = '''\
+import torch
+
+
+class Runner:
+    @torch.no_grad()
+    def evaluate(self, loader):
+        for x in loader:
+            self.eval_step(x)
+            self.log_batch(x)
+
+    def eval_step(self, x):
+        out = self.network(x)
+        return out[out > 0]
+
+    def log_batch(self, x: torch.Tensor):
+        self.logger.log(x)
+        return x[x > 0]
+'''
+
+
+def test_a_step_cold_by_its_name_is_in_scope_a_logger_is_not(dynlint, write):
+    found = _findings(dynlint, str(write("runner.py", NAMED)))
+    assert found == {("runner.py", 13, "DYN101")}

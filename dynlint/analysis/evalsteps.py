@@ -125,10 +125,10 @@ def per_batch_callees(fnode, qualname, names) -> list:
 
 
 def runs_model(fnode, own_methods, method_holds) -> bool:
-    """Whether the function hands what it was given to a model: a call of something it holds
-    (`steploops._Calls`) or of a parameter's method that is no tensor, container or string
-    method (`model.predict(...)`), with an argument reading a parameter (or a name the
-    function bound from one)."""
+    """Whether the function hands what it was given to a model and uses what it returns: a
+    call of something it holds (`steploops._Calls`) or of a parameter's method that is no
+    tensor, container or string method (`model.predict(...)`), with an argument reading a
+    parameter (or a name the function bound from one), whose result is assigned or returned."""
     params = _params(fnode)
     if not params:
         return False
@@ -139,8 +139,12 @@ def runs_model(fnode, own_methods, method_holds) -> bool:
     for a in assigns:           # (one pass in source order: `X = X.to(device).float()`)
         if any(type(n) is ast.Name and n.id in given for n in walk(a.value)):
             given.update(n.id for t in a.targets for n in walk(t) if type(n) is ast.Name)
+    # (what it returns is used: assigned or returned; a call whose result is dropped,
+    # `self.metric.update(preds, y)`, `self.logger.log(x)`, records, it computes nothing)
+    used = {id(n) for stmt in nodes if type(stmt) in (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return)
+            and stmt.value is not None for n in walk(stmt.value) if type(n) is ast.Call}
     for call in nodes:
-        if type(call) is not ast.Call:
+        if type(call) is not ast.Call or id(call) not in used:
             continue
         args = [*call.args, *(k.value for k in call.keywords)]
         if not any(type(n) is ast.Name and n.id in given for a in args for n in walk(a)):
