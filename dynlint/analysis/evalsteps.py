@@ -8,7 +8,7 @@ another call: `x = batch[0].to(device)`) runs that function once per batch, as a
 runs its training step. When that function itself runs a model on what it was handed (a
 call of something it holds, `self.network(X)`, a parameter called, `model(x)`, or a method
 of a parameter, `model.predict(hrt_batch=batch)`, with an argument that reads one of its
-parameters), it is the evaluation step, whatever the names of the loop (`evaluate`,
+parameters, and uses what that call returns), it is the evaluation step, whatever the names of the loop (`evaluate`,
 `_predict_epoch`) or of the step: it runs on the device on every batch of every
 validation, so it is no cold code even when only that loop calls it.
 
