@@ -115,7 +115,9 @@ DIAGNOSES_H = {
     (_TN, "_predict_batch"): (
         FIT_COLD,
         "`scores.cpu().detach().numpy()` in `TabModel._predict_batch`, called only by `_predict_epoch`, called "
-        "only by `fit` (cold by name): the validation epoch `fit` runs after every training epoch"),
+        "only by `fit` (cold by name): the validation epoch `fit` runs after every training epoch [since scope29 "
+        "`_predict_batch` is the evaluation step of `_predict_epoch`'s loop (evalsteps.py), neutral: its copy is "
+        "the bulk hand-off of each batch's predictions, an export left quiet in neutral code by design]"),
     (_TN + "pretraining.py", "_predict_epoch"): (
         FIT_COLD,
         "`output.cpu().detach().numpy()` (x3) in `TabNetPretrainer._predict_epoch`, called only by `fit` (cold by "
