@@ -115,6 +115,10 @@ def _evaluation_steps(scopes: Scopes, order: list[FunctionInfo], graph: _CallGra
     the host (`in_model_code` rules) stay quiet, as in any library code."""
     out: set = set()
     lines = graph.lines
+    # (most modules run nothing in inference mode: one look at the text spares their functions)
+    text = "\n".join(lines)
+    if "no_grad" not in text and "inference_mode" not in text and ".eval()" not in text:
+        return out
     for f in order:
         for kind, name in per_batch_callees(f.node, scopes.qualname, f.refs(lines)[0]):
             if kind == "self":
