@@ -26,7 +26,9 @@ DIAGNOSES_H = {
         "`(entity_filter_test & relation_filter).nonzero()` (create_sparse_positive_filter_) and `if ((scores != "
         "scores).sum(dim=1) == num_entities).any():` (filter_scores_): explain: `evaluate` (the module function "
         "running the batch loop) is cold by name ('code that runs outside the model'), so `_evaluate_batch` and "
-        "the filter helpers it alone calls are cold; the filtered evaluation runs them for every batch and target"),
+        "the filter helpers it alone calls are cold; the filtered evaluation runs them for every batch and target "
+        "[fixed since scope29: `_evaluate_batch` is the evaluation step of `evaluate`'s inference loop "
+        "(evalsteps.py), in scope with what it calls; kept for the first-look report]"),
     (_PK + "evaluation/", "process_scores_"): (
         EVAL_OBJ,
         "`v.detach().cpu().numpy()` / `hrt_batch.cpu().tolist()` in `RankBasedEvaluator.process_scores_` (and the "
@@ -113,7 +115,9 @@ DIAGNOSES_H = {
     (_TN, "_predict_batch"): (
         FIT_COLD,
         "`scores.cpu().detach().numpy()` in `TabModel._predict_batch`, called only by `_predict_epoch`, called "
-        "only by `fit` (cold by name): the validation epoch `fit` runs after every training epoch"),
+        "only by `fit` (cold by name): the validation epoch `fit` runs after every training epoch [since scope29 "
+        "`_predict_batch` is the evaluation step of `_predict_epoch`'s loop (evalsteps.py), neutral: its copy is "
+        "the bulk hand-off of each batch's predictions, an export left quiet in neutral code by design]"),
     (_TN + "pretraining.py", "_predict_epoch"): (
         FIT_COLD,
         "`output.cpu().detach().numpy()` (x3) in `TabNetPretrainer._predict_epoch`, called only by `fit` (cold by "

@@ -176,6 +176,12 @@ def _explain_line(mod: _Module, line: int, cross) -> tuple[str, list[str]]:
         return "neutral", [f"{mod.where(f)} is reached from no entry point {where}",
                            f"its module `{mod.scopes.example_module}` is in an example package, "
                            "no library: only rules that apply everywhere report here"]
+    if id(f) in mod.scopes.eval_steps:
+        return "neutral", [f"{mod.where(f)} is an evaluation step: an inference loop of this file "
+                           "(`torch.no_grad()`/`inference_mode()`, `m.eval()`) runs it on each batch, "
+                           "and it runs a model on what it is handed; in scope whoever calls it",
+                           "only rules that apply everywhere report here (not the exports of "
+                           "predictions to the host)"]
     return "neutral", [f"{mod.where(f)} is reached from no entry point {where}",
                        "only rules that apply everywhere report here"]
 

@@ -12,7 +12,9 @@ Roles say where a function runs (docs/architecture.md has the full statement):
             bodies, `if __name__ == "__main__"`, modules of a test package,
             and what only cold code calls;
 * neutral - library code: in scope, reached by nothing in the file (in an example package:
-            in scope only when the cross-file step finds model code reaching it).
+            in scope only when the cross-file step finds model code reaching it); and
+            evaluation steps, what an inference loop runs on each batch (`evalsteps.py`),
+            whoever calls them.
 
 Roles are computed before the expression walk so that rules limited to model code cost
 nothing elsewhere and cold bodies can be skipped. References are read from each function's

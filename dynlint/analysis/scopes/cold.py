@@ -180,11 +180,12 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
 
 
 def _spread_cold(order: list[FunctionInfo], graph: _CallGraph, soft: set,
-                 memoized: frozenset | set = frozenset()) -> None:
+                 memoized: frozenset | set = frozenset(), steps: set = frozenset()) -> None:
     """A function that only cold code calls is cold (a helper `__init__` calls to build
     buffers runs once, at construction; a segment check only post-processing calls).
     A function nothing in the file calls stays in scope. Nested functions follow their
-    parent, except in a memoized one (`memoized`), whose closures may run on every call."""
+    parent, except in a memoized one (`memoized`), whose closures may run on every call.
+    An evaluation step (`steps`: what an inference loop runs on each batch) stays in scope."""
     callers: dict[int, set[int]] = {}
     by_id = {id(f): f for f in order}
     # (`self.step = self.additive_step` is rare: one look at the module's text first)
@@ -198,7 +199,7 @@ def _spread_cold(order: list[FunctionInfo], graph: _CallGraph, soft: set,
     while changed:
         changed = False
         for g in order:
-            if g.role != Role.NEUTRAL:
+            if g.role != Role.NEUTRAL or id(g) in steps:
                 continue
             if g.parent is not None and id(g.parent) not in memoized:
                 cold = g.parent.role == Role.COLD

@@ -149,6 +149,14 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
                 exports[f.qualname] = (True, frozenset(refs))
         elif unit and (f.role == Role.NEUTRAL or id(f) in soft):
             exports[f.qualname] = (False, frozenset(refs_of(f) | _self_refs(f, lines, module, stored, aliases, scopes.classes)))
+    for f in scopes.order:
+        # (an evaluation step is in scope whoever calls it: its inference loop, cold, runs
+        # it on every batch; `scopes.reach._evaluation_steps`)
+        if id(f) in scopes.eval_steps:
+            if f.cls is not None:
+                live_attrs.add("." + f.name)
+            else:
+                calls.live.add(module + "." + f.name)
     if tree is not None and scopes.test_module is None:
         cold_calls |= calls.at_import(tree.body)
     if cold_calls:

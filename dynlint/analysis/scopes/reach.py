@@ -6,6 +6,7 @@ import ast
 
 from ..reporting import draws, imports_plotting, returns_host_numbers, returns_python_bool
 from ..roles import Role
+from ..evalsteps import per_batch_callees, runs_model
 from ..steploops import drives_model, step_spans, trains
 from .callgraph import _CallGraph
 from .cold import _handles_data, _host_algorithm, _HOST_ALGORITHMS, _returns_float, _spread_cold, evaluates
@@ -93,7 +94,8 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
         elif host_imports and _host_algorithm(f, scopes, lines):
             f.role = Role.COLD
             scopes.host_algorithms.add(id(f))
-    _spread_cold(order, graph, scopes.soft_cold, memoized)
+    evaluated = _evaluation_steps(scopes, order, graph)
+    _spread_cold(order, graph, scopes.soft_cold, memoized, evaluated)
     if scopes.deferred:
         _keep_deferred_reach(scopes, order, graph)
     if scopes.example_module is None:       # example scripts stay cold unless model code reaches them
@@ -103,6 +105,39 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
         f.modelish = f.role == Role.MODEL or id(f) in scopes.deferred_reach or bool(
             modelish_name(f.name)
             or (f.cls is not None and f.cls.is_module and not _COLD_FUNC.match(f.name)))
+
+
+def _evaluation_steps(scopes: Scopes, order: list[FunctionInfo], graph: _CallGraph) -> set:
+    """The ids of the evaluation and prediction steps of this file (`evalsteps.py`): what an
+    inference loop calls on each batch and runs a model on it. They are in scope whatever
+    calls them (not cold for want of another caller, nor by their name): neutral, so shape
+    rules and host reads that steer Python fire there, while the exports of predictions to
+    the host (`in_model_code` rules) stay quiet, as in any library code."""
+    out: set = set()
+    lines = graph.lines
+    # (most modules run nothing in inference mode: one look at the text spares their functions)
+    text = "\n".join(lines)
+    if "no_grad" not in text and "inference_mode" not in text and ".eval()" not in text:
+        return out
+    for f in order:
+        for kind, name in per_batch_callees(f.node, scopes.qualname, f.refs(lines)[0]):
+            if kind == "self":
+                found = f.cls.methods.get(name, ()) if f.cls is not None else ()
+            else:
+                found = graph.module_funcs.get(name, ())
+            for g in found:
+                if id(g) in out or g.role == Role.MODEL or g is f or \
+                        (g.cls is not None and g.cls.cold) or id(g) in scopes.plotting or \
+                        id(g) in scopes.memoized or id(g) in scopes.host_algorithms:
+                    continue
+                own = g.cls.methods if g.cls is not None else {}
+                if runs_model(g.node, own, lambda m, g=g: graph.method_holds(g.cls, m)):
+                    out.add(id(g))
+                    if g.role == Role.COLD:         # (by its name: `eval_step`, `validate_batch`)
+                        g.role = Role.NEUTRAL
+                        scopes.soft_cold.discard(id(g))
+    scopes.eval_steps = out
+    return out
 
 
 def predicate(f: FunctionInfo) -> bool:
