@@ -99,6 +99,14 @@ def suite_h_models() -> tuple[dict, list[str]]:
     return _load((("pykeen_models", "pykeen"), ("tabnet_models", "pytorch_tabnet")))
 
 
+def suite_i_models() -> tuple[dict, list[str]]:
+    """Suite i: reinforcement learning (torchrl: environments and collectors, replay buffers, PPO/A2C/
+    SAC/TD3/DQN/CQL/IQL losses with their value estimators) and simulation-based inference (sbi: neural
+    posterior, likelihood and ratio estimation with flows and mixture density networks, rejection and
+    importance sampling), added unseen like b-h."""
+    return _load((("torchrl_models", "torchrl"), ("sbi_models", "sbi")))
+
+
 def _load(pairs) -> tuple[dict, list[str]]:
     import importlib
     models, packages = {}, []
