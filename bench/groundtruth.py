@@ -209,8 +209,9 @@ class Provenance:
 
     Approximations, all towards recording less: `.to(torch.device("cpu"))` is not recorded (one
     kornia RANSAC line); `str(x.device)` reads as the host, so a harness hands a package
-    `gt.DEVICE` (or lets it take `x.device`), never `"cpu"`; tensors a harness builds inside the
-    step without `device=` are host-built, so their copies are not recorded; `dst.copy_(src)`
+    `gt.DEVICE` (or lets it take `x.device`), never `"cpu"` (a package that keeps its device
+    as a string is handed `gt.DEVICE_NAME`, a `"cpu"` string known by identity); tensors a
+    harness builds inside the step without `device=` are host-built, so their copies are not recorded; `dst.copy_(src)`
     into a host tensor is not recorded.
     """
 
@@ -219,8 +220,9 @@ class Provenance:
         # id -> (device object, on the accelerator?): strong refs keep the ids unique
         self._devices: dict[int, tuple] = {}
         try:
-            from gt import DEVICE
+            from gt import DEVICE, DEVICE_NAME
             self.note_device(DEVICE, True)
+            self.note_device(DEVICE_NAME, True)
         except ImportError:
             pass
 
@@ -289,13 +291,13 @@ class Provenance:
         False (the host) or None (undecided: the device of a host-built tensor)."""
         if isinstance(dev, torch.Tensor):
             return True if self.is_dev(dev) else None
+        seen = self._devices.get(id(dev))    # (first: `gt.DEVICE_NAME` is a string known by identity)
+        if seen is not None and seen[0] is dev:
+            return True if seen[1] else None
         if isinstance(dev, str):
             return dev[:3] != "cpu"
         if isinstance(dev, int) and not isinstance(dev, bool):
             return True
-        seen = self._devices.get(id(dev))
-        if seen is not None and seen[0] is dev:
-            return True if seen[1] else None
         return None      # a device object built in the step: `torch.device("cpu")` or a rebuilt one
 
 

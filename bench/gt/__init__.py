@@ -19,6 +19,17 @@ import torch
 DEVICE = torch.device("cpu")
 
 
+class _DeviceName(str):
+    """A device *string* that the provenance tracker knows by identity (like `DEVICE`)."""
+
+
+# The same stand-in for packages that keep their device as a canonical string (sbi's
+# `process_device` returns `"cpu"` / `"cuda:0"`): equal to "cpu", so torch and the package take it
+# as the host, while `.to(DEVICE_NAME)` or `device=DEVICE_NAME` is the accelerator to the tracker,
+# where a plain `"cpu"` string is the host (an explicit host copy).
+DEVICE_NAME = _DeviceName("cpu")
+
+
 def gen(seed: int = 1234) -> torch.Generator:
     return torch.Generator().manual_seed(seed)
 

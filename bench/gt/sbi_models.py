@@ -22,8 +22,11 @@ every epoch and what a user calls on the trained posterior:
   inference; with grad enabled as in a script: rejection sampling's gradient ascent needs it).
 
 Loader batches are host tensors as in a GPU run (the trainer's own loader; not step inputs); the
-observation is a step input; the trainers are given `device="cpu"`, sbi's only device argument that a
-CPU run takes (its device checks compare strings).
+observation is a step input. sbi keeps its device as a canonical string ("cpu", "cuda:0"), so the
+trainers are handed `gt.DEVICE_NAME` and sbi's `process_device` is made to return it (see
+`_device_stand_in`): `.to(self.device)` is then a move to the accelerator stand-in, as in a GPU run,
+not a host copy. Posteriors are built by `build_posterior()` from the trainer's own network (the
+trainer's device; given the network, sbi would infer a plain "cpu" string from its parameters).
 """
 from __future__ import annotations
 
@@ -31,7 +34,7 @@ import itertools
 
 import torch
 
-from . import gen, step
+from . import DEVICE_NAME, gen, step
 
 
 def _nets():
@@ -50,7 +53,31 @@ class _Batches(list):
         self.batch_size = loader.batch_size
 
 
+def _device_stand_in():
+    """sbi keeps its device as a canonical string (`process_device` returns `"cpu"`, and every
+    trainer, posterior and potential calls it again on what it is handed): in every sbi module that
+    holds it, `process_device` returns the harness's accelerator stand-in `gt.DEVICE_NAME` (a string
+    equal to "cpu") where it would return "cpu", so `.to(self.device)` is a move to the accelerator
+    as in a GPU run, not a host copy. Explicit host copies (`.cpu()`, `.numpy()`) stay host copies."""
+    import sys
+
+    import sbi.inference  # noqa: F401   (imports the trainers, posteriors and potentials)
+    import sbi.utils.torchutils as tu
+    orig = getattr(tu.process_device, "__wrapped__", tu.process_device)
+    if orig is not tu.process_device:
+        return
+
+    def process_device(device):
+        out = orig(device)
+        return DEVICE_NAME if out == "cpu" else out
+    process_device.__wrapped__ = orig
+    for mod in list(sys.modules.values()):
+        if getattr(mod, "__name__", "").startswith("sbi") and getattr(mod, "process_device", None) is orig:
+            mod.process_device = process_device
+
+
 def _prior():
+    _device_stand_in()
     from sbi.utils import BoxUniform
     return BoxUniform(low=-2 * torch.ones(2), high=2 * torch.ones(2))
 
@@ -109,12 +136,12 @@ def npe_maf():
     classifier_nn, likelihood_nn, posterior_nn, posterior_flow_nn, posterior_score_nn = _nets()
     prior = _prior()
     theta, x = _data(3001, prior)
-    inf = NPE(prior=prior, density_estimator=posterior_nn("maf", hidden_features=16, num_transforms=2), device="cpu", show_progress_bars=False)
+    inf = NPE(prior=prior, density_estimator=posterior_nn("maf", hidden_features=16, num_transforms=2), device=DEVICE_NAME, show_progress_bars=False)
     est, kept = _fit(inf, theta, x)
     probe = prior.sample((8,))
 
     def infer(x_o):
-        post = inf.build_posterior(est)
+        post = inf.build_posterior()
         s = post.sample((64,), x=x_o, show_progress_bars=False)
         lp = post.log_prob(probe, x=x_o, norm_posterior=True)
         sb = post.sample_batched((16,), x=torch.cat([x_o, x_o + 0.1]), show_progress_bars=False)
@@ -131,10 +158,10 @@ def npe_mdn_sequential():
     classifier_nn, likelihood_nn, posterior_nn, posterior_flow_nn, posterior_score_nn = _nets()
     prior = _prior()
     theta, x = _data(3011, prior)
-    inf = NPE(prior=prior, density_estimator=posterior_nn("mdn", hidden_features=16, num_components=3), device="cpu", show_progress_bars=False)
+    inf = NPE(prior=prior, density_estimator=posterior_nn("mdn", hidden_features=16, num_components=3), device=DEVICE_NAME, show_progress_bars=False)
     est, _ = _fit(inf, theta, x)
     x_o = _x_o(11)
-    proposal = inf.build_posterior(est).set_default_x(x_o)
+    proposal = inf.build_posterior().set_default_x(x_o)
     torch.manual_seed(3012)
     theta2 = proposal.sample((128,), show_progress_bars=False)
     x2 = _simulate(theta2, 3013)
@@ -142,7 +169,7 @@ def npe_mdn_sequential():
     probe = prior.sample((8,))
 
     def infer(x_o):
-        post = inf.build_posterior(est)
+        post = inf.build_posterior()
         return post.sample((48,), x=x_o, show_progress_bars=False), post.log_prob(probe, x=x_o)
     return _trained_step(inf, kept, est, x_o, infer)
 
@@ -156,29 +183,29 @@ def nle_rejection_importance():
     classifier_nn, likelihood_nn, posterior_nn, posterior_flow_nn, posterior_score_nn = _nets()
     prior = _prior()
     theta, x = _data(3021, prior)
-    inf = NLE(prior=prior, density_estimator=likelihood_nn("nsf", hidden_features=16, num_transforms=2, num_bins=4), device="cpu", show_progress_bars=False)
+    inf = NLE(prior=prior, density_estimator=likelihood_nn("nsf", hidden_features=16, num_transforms=2, num_bins=4), device=DEVICE_NAME, show_progress_bars=False)
     est, kept = _fit(inf, theta, x)
 
     def infer(x_o):
-        rej = inf.build_posterior(est, sample_with="rejection", posterior_parameters=RejectionPosteriorParameters(
+        rej = inf.build_posterior(sample_with="rejection", posterior_parameters=RejectionPosteriorParameters(
             max_sampling_batch_size=256, num_samples_to_find_max=64, num_iter_to_find_max=10))
         a = rej.sample((32,), x=x_o, show_progress_bars=False)
-        imp = inf.build_posterior(est, sample_with="importance")
+        imp = inf.build_posterior(sample_with="importance")
         b = imp.sample((32,), x=x_o, show_progress_bars=False)
         return a, b, imp.log_prob(a[:4], x=x_o)
     return _trained_step(inf, kept, est, _x_o(21), infer)
 
 
 def nre_mcmc():
-    """NRE-B (contrastive ratio classifier, 10 atoms) and NRE-C in one step: vectorised slice-sampling
+    """NRE-B (contrastive ratio classifier, 10 atoms; a linear classifier) and NRE-C (residual) in one step: vectorised slice-sampling
     MCMC over the ratio-based potential (two chains, short warm-up)."""
     from sbi.inference import NRE, NRE_C
     classifier_nn, likelihood_nn, posterior_nn, posterior_flow_nn, posterior_score_nn = _nets()
     prior = _prior()
     theta, x = _data(3031, prior)
-    inf = NRE(prior=prior, classifier=classifier_nn("mlp", hidden_features=16), device="cpu", show_progress_bars=False)
+    inf = NRE(prior=prior, classifier=classifier_nn("linear"), device=DEVICE_NAME, show_progress_bars=False)
     est, kept = _fit(inf, theta, x)
-    inf_c = NRE_C(prior=prior, classifier=classifier_nn("resnet", hidden_features=16), device="cpu", show_progress_bars=False)
+    inf_c = NRE_C(prior=prior, classifier=classifier_nn("resnet", hidden_features=16), device=DEVICE_NAME, show_progress_bars=False)
     est_c, kept_c = _fit(inf_c, theta, x)
 
     def run(x_o):
@@ -188,10 +215,10 @@ def nre_mcmc():
         out = [inf._validate_epoch(kept["val"], kept["loss_args"]),
                inf_c._validate_epoch(kept_c["val"], kept_c["loss_args"])]
         with torch.enable_grad():
-            post = inf.build_posterior(est, sample_with="mcmc", mcmc_method="slice_np_vectorized",
-                                       mcmc_parameters={"num_chains": 2, "warmup_steps": 2, "thin": 1,
+            post = inf.build_posterior(sample_with="mcmc", mcmc_method="slice_np_vectorized",
+                                       mcmc_parameters={"num_chains": 2, "warmup_steps": 1, "thin": 1,
                                                         "init_strategy": "proposal"})
-            out.append(post.sample((4,), x=x_o, show_progress_bars=False))
+            out.append(post.sample((2,), x=x_o, show_progress_bars=False))
         return out
     args = ((_x_o(31),), {})
     return step(run, eval_runs=args, train_runs=args, net=est, net_c=est_c)
@@ -203,12 +230,12 @@ def fmpe():
     classifier_nn, likelihood_nn, posterior_nn, posterior_flow_nn, posterior_score_nn = _nets()
     prior = _prior()
     theta, x = _data(3041, prior)
-    inf = FMPE(prior=prior, vf_estimator=posterior_flow_nn("mlp", hidden_features=16, num_layers=2), device="cpu", show_progress_bars=False)
+    inf = FMPE(prior=prior, vf_estimator=posterior_flow_nn("mlp", hidden_features=16, num_layers=2), device=DEVICE_NAME, show_progress_bars=False)
     est, kept = _fit(inf, theta, x)
     probe = prior.sample((4,))
 
     def infer(x_o):
-        post = inf.build_posterior(est)
+        post = inf.build_posterior()
         return post.sample((32,), x=x_o, show_progress_bars=False), post.log_prob(probe, x=x_o)
     return _trained_step(inf, kept, est, _x_o(41), infer)
 
@@ -221,11 +248,11 @@ def npse():
     prior = _prior()
     theta, x = _data(3051, prior)
     inf = NPSE(prior=prior, vf_estimator=posterior_score_nn("mlp", sde_type="ve", hidden_features=16, num_layers=2),
-               sde_type="ve", device="cpu", show_progress_bars=False)
+               sde_type="ve", device=DEVICE_NAME, show_progress_bars=False)
     est, kept = _fit(inf, theta, x)
 
     def infer(x_o):
-        post = inf.build_posterior(est, sample_with="sde")
+        post = inf.build_posterior(sample_with="sde")
         return post.sample((16,), x=x_o, steps=20, show_progress_bars=False)
     return _trained_step(inf, kept, est, _x_o(51), infer)
 
