@@ -2,7 +2,7 @@
 a throwaway package whose step runs a bool-mask index, an `.item()` and a `bool(t)` under
 `inference_mode` must be recorded at those lines; suites whose packages are absent (CI has none of
 suite c's) are skipped by name, not crashed on; a namespace package (no `__init__.py`, as
-pytorch_tabnet) is attributed like any other; the committed suite-c to suite-h reports are fully
+pytorch_tabnet) is attributed like any other; the committed suite-c to suite-i reports are fully
 diagnosed."""
 from __future__ import annotations
 
@@ -147,6 +147,7 @@ SUITES = {
     # gpytorch's runs count linear_operator's files too (one builder module, two packages)
     "g": (("pytorch_metric_learning", "pml_"), ("gpytorch", "gpytorch_"), ("linear_operator", "gpytorch_")),
     "h": (("pykeen", "pykeen_"), ("pytorch_tabnet", "tabnet_")),
+    "i": (("torchrl", "torchrl_"), ("sbi", "sbi_")),
 }
 
 
