@@ -63,10 +63,14 @@ DIAGNOSES_I = {
         "same method: flagged DYN204 when the other branch is `False`, quiet when it calls a function of "
         "another file (annotated `-> bool` or not). The rollout's per-step reset check"),
     (_RL + "envs/utils.py", "_update_during_reset"): (
-        "kind: a value popped from a TensorDict (`tensordict.pop(reset_key, None)`) has no kind",
-        "`if reset is None or reset.all():` in `_update_during_reset` (model code, reached from another file "
-        "through `EnvBase.reset`): `reset = tensordict.pop(reset_key, None)`, the `_reset` mask; a fixture "
-        "with a dict parameter's `.pop(key, None)` is quiet too (and `td[\"done\"].any()` as a condition)"),
+        "cross-file: a helper reached only from another file is checked with its parameters' kinds from "
+        "the callers, and a value read from a TensorDict (`tensordict.pop(key, None)`) has none",
+        "`if reset is None or reset.all():` in `_update_during_reset` (envs/utils.py; model code reached from "
+        "common.py's `EnvBase.reset`): `reset = tensordict.pop(reset_key, None)`, the `_reset` mask, with "
+        "`tensordict` a TensorDict parameter. Fixtures: the function copied next to a `forward` that calls it "
+        "is flagged DYN204; called from a `forward` in another file it is quiet, and so is `if (x > "
+        "0).all():` in such a helper unless the caller's argument is a known tensor (`x: torch.Tensor`): "
+        "the cross-file step reports a helper's finding only on kinds its callers give"),
     (_RL + "modules/distributions/continuous.py", "*"): (
         CTOR,
         "`if is_compiling() or (self.non_trivial_max or self.non_trivial_min):` in `TanhNormal.__init__` "
@@ -103,8 +107,8 @@ DIAGNOSES_I = {
     (_SBI + "inference/potentials/vector_field_potential.py", "*"): (
         LIBRARY,
         "`log_probs = self.flow.log_prob(flow_input)` in `VectorFieldBasedPotential.__call__`: the "
-        "probability-flow ODE's log-density, integrated by zuko's adaptive `odeint` (its host reads of the "
-        "step error are host-built there); no line of sbi reads anything"),
+        "probability-flow ODE's log-density, integrated by zuko's adaptive `odeint` (the same step-error reads); no line of sbi reads "
+        "anything"),
     (_SBI + "neural_nets/estimators/nflows_flow.py", "*"): (
         LIBRARY,
         "`log_probs = self.net.log_prob(input, context=condition)` in `NFlowsFlow.log_prob`: nflows' "
@@ -140,8 +144,8 @@ DIAGNOSES_I = {
         RUN_COLD,
         "`log_probs[c] >= sc[\"logu\"]`, `if outside_lower:`, `if outside_upper:`, `if rejected:` in "
         "`SliceSamplerVectorized.run`: explain: cold by name (`run`); the vectorised slice sampler compares "
-        "the potential's log-probabilities per chain and step. (The recorder marks them host-built: the "
-        "parameters come back from numpy; in a GPU run the potential is evaluated on the device)"),
+        "the potential's log-probabilities (device tensors: the potential runs on the device) per chain and "
+        "step, two syncs per slice step"),
     (_SBI + "samplers/rejection/rejection.py", "*"): (
         CALLABLE,
         "`accepted[i].append(candidates_to_reject[are_accepted[:, i], i])` in `accept_reject_sample` (model "
