@@ -75,7 +75,10 @@ DIAGNOSES_I = {
         CTOR,
         "`if is_compiling() or (self.non_trivial_max or self.non_trivial_min):` in `TanhNormal.__init__` "
         "(`self.non_trivial_max = (high != 1.0).any()` a few lines above): explain: cold by name "
-        "(`__init__`); the policy builds a new distribution on every forward (ProbabilisticActor)"),
+        "(`__init__`); the policy builds a new distribution on every forward, but through tensordict's "
+        "`ProbabilisticTensorDictModule` (`distribution_class(**dist_kwargs)`, another package, a class held "
+        "in an attribute), so no instantiation in model code makes the constructor model code (a fixture "
+        "`Distribution` subclass instantiated by name in a `forward` has its `__init__` checked)"),
     (_RL + "objectives/ppo.py", "self.clip_value"): (
         "kind: a buffer registered through a helper method (`self.register_coeff_buffer(\"clip_value\", v)`, "
         "which calls `self.register_buffer(name, value)`) has no tensor kind",
@@ -138,8 +141,11 @@ DIAGNOSES_I = {
     (_SBI + "neural_nets/estimators/mog.py", "*"): (
         CTOR,
         "`if not torch.all(torch.isfinite(self.logits)):` (and means, precisions, precision factors) in "
-        "`MoG.__post_init__`: explain: cold by name (`__post_init__`); the mixture density network builds a "
-        "`MoG` dataclass from its outputs on every forward, and its validation reads four tensors on the host"),
+        "`MoG.__post_init__`: explain: cold by name (`__post_init__`); `MultivariateGaussianMDN.forward -> "
+        "get_mixture_components` builds `MoG(...)` (a dataclass of mog.py) from its outputs on every forward "
+        "(model code by explain), and the generated `__init__` runs `__post_init__`: four host reads. A "
+        "fixture: a plain class's `__init__` instantiated in a `forward` is checked, a dataclass's "
+        "`__post_init__` is not (same file too)"),
     (_SBI + "samplers/mcmc/slice_numpy.py", "*"): (
         RUN_COLD,
         "`log_probs[c] >= sc[\"logu\"]`, `if outside_lower:`, `if outside_upper:`, `if rejected:` in "
