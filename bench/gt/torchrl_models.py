@@ -35,6 +35,18 @@ def _leaves(td):
     return [v for v in td.values(include_nested=True, leaves_only=True) if isinstance(v, torch.Tensor)]
 
 
+def _learn(total, opt, *updaters, clip=None):
+    """The update's tail: backward, optional clipping, the optimizer, the target-network updaters."""
+    total.backward()
+    if clip is not None:
+        torch.nn.utils.clip_grad_norm_(clip, 1.0)
+    opt.step()
+    opt.zero_grad()
+    for upd in updaters:
+        upd.step()
+    return total.detach()
+
+
 def _mlp(i, o, h=16):
     return nn.Sequential(nn.Linear(i, h), nn.Tanh(), nn.Linear(h, o))
 
@@ -67,8 +79,7 @@ def _spec():
 
 
 def _pendulum(max_steps=None, transforms=True):
-    from torchrl.envs import Compose, DoubleToFloat, RewardSum, StepCounter, TransformedEnv, UnsqueezeTransform, \
-        CatTensors
+    from torchrl.envs import CatTensors, Compose, RewardSum, StepCounter, TransformedEnv, UnsqueezeTransform
     from torchrl.envs.custom.pendulum import PendulumEnv
     base = PendulumEnv(device=DEVICE)
     ts = [UnsqueezeTransform(-1, in_keys=["th", "thdot"], in_keys_inv=["th", "thdot"]),
@@ -123,11 +134,7 @@ def ppo():
             gae(data)
         out = loss(data)
         total = out["loss_objective"] + out["loss_critic"] + out["loss_entropy"]
-        total.backward()
-        torch.nn.utils.clip_grad_norm_(loss.parameters(), 1.0)
-        opt.step()
-        opt.zero_grad()
-        return total.detach()
+        return _learn(total, opt, clip=loss.parameters())
     args = ((data, _leaves(data)), {})
     return step(run, eval_runs=args, train_runs=args, loss=loss)
 
@@ -159,10 +166,7 @@ def collector_a2c():
             est(data)
         out = loss(data)
         total = out["loss_objective"] + out["loss_critic"]
-        total.backward()
-        opt.step()
-        opt.zero_grad()
-        return total.detach()
+        return _learn(total, opt)
     args = ((data, _leaves(data)), {})
     return step(run, eval_runs=args, train_runs=args, loss=loss)
 
@@ -193,10 +197,7 @@ def sac_prb():
         batch = rb.sample()
         out = loss(batch)
         total = out["loss_actor"] + out["loss_qvalue"] + out["loss_alpha"]
-        total.backward()
-        opt.step()
-        opt.zero_grad()
-        upd.step()
+        _learn(total, opt, upd)
         rb.update_tensordict_priority(batch)
         return total.detach()
     args = ((obs, _leaves(obs)), {})
@@ -206,7 +207,7 @@ def sac_prb():
 def dqn_tictactoe():
     """DQN on TicTacToe: collection by `env.rollout` with a QValueActor and epsilon-greedy exploration
     (action masks); update: DQNLoss (double DQN, smooth L1), HardUpdate, Adam on a replay-buffer sample."""
-    from tensordict.nn import TensorDictModule, TensorDictSequential
+    from tensordict.nn import TensorDictSequential
     from torchrl.data import LazyTensorStorage, ReplayBuffer
     from torchrl.envs.custom.tictactoeenv import TicTacToeEnv
     from torchrl.modules import EGreedyModule, QValueActor
@@ -240,11 +241,7 @@ def dqn_tictactoe():
             return env.rollout(12, policy, break_when_any_done=False)
         batch = rb.sample()
         out = loss(batch)
-        out["loss"].backward()
-        opt.step()
-        opt.zero_grad()
-        upd.step()
-        return out["loss"].detach()
+        return _learn(out["loss"], opt, upd)
     args = ((start, _leaves(start)), {})
     return step(run, eval_runs=args, train_runs=args, loss=loss, policy=policy)
 
@@ -276,11 +273,7 @@ def td3():
             return out
         out = loss(data)
         total = out["loss_actor"] + out["loss_qvalue"]
-        total.backward()
-        opt.step()
-        opt.zero_grad()
-        upd.step()
-        return total.detach()
+        return _learn(total, opt, upd)
     args = ((data, _leaves(data)), {})
     return step(run, eval_runs=args, train_runs=args, loss=loss)
 
@@ -310,10 +303,7 @@ def cql_iql():
         b = iql(data.clone())
         total = sum(v for k, v in a.items() if k.startswith("loss")) + \
             sum(v for k, v in b.items() if k.startswith("loss"))
-        total.backward()
-        opt.step()
-        opt.zero_grad()
-        return total.detach()
+        return _learn(total, opt)
     args = ((data, _leaves(data)), {})
     return step(run, eval_runs=args, train_runs=args, cql=cql, iql=iql)
 
@@ -352,10 +342,7 @@ def slice_replay():
             gae(batch)
         out = loss(batch)
         total = out["loss_actor"] + out["loss_value"]
-        total.backward()
-        opt.step()
-        opt.zero_grad()
-        return total.detach()
+        return _learn(total, opt)
     args = ((traj, _leaves(traj)), {})
     return step(run, eval_runs=args, train_runs=args, loss=loss)
 
