@@ -1,9 +1,10 @@
-"""sbi 0.27.0 (simulation-based inference; tiny networks: 16 hidden features, 2 transforms or layers): neural posterior, likelihood and ratio estimation (NPE-C
-with flows and a mixture density network, sequential NPE-C's atomic loss, NLE, NRE-B/C, flow matching
-and score-based posterior estimation) on a toy simulator written here (a 2-parameter box-uniform prior,
-x = a noisy 3-d function of theta; 256 seeded simulations), and their posteriors: direct sampling with
-the prior-support rejection, rejection, importance and MCMC (vectorised slice) sampling, ODE / diffusion
-sampling, log-probabilities with the leakage correction. Random initialisation, nothing downloaded.
+"""sbi 0.27.0 (simulation-based inference): neural posterior, likelihood and ratio estimation (NPE-C with
+a masked autoregressive flow and, sequentially, with a mixture density network; NLE with a spline flow;
+NRE-B/C; flow-matching and score-based posterior estimation) on a toy simulator written here (a
+2-parameter box-uniform prior, x = a noisy 3-d function of theta; 256 seeded simulations), and their
+posteriors: direct sampling with the prior-support rejection, rejection, importance and MCMC (vectorised
+slice) sampling, ODE / diffusion sampling, log-probabilities with the leakage correction. Tiny networks
+(16 hidden features, 2 transforms or layers), random initialisation, nothing downloaded.
 
 Installed for suite i in a separate venv (/work/venv_i, which also sees the shared heavy venv's torch
 2.14.1 through a .pth): sbi 0.27.0 (zuko 1.6.0, nflows 0.14, pyro, matplotlib, tensorboard, ...).
@@ -76,6 +77,17 @@ def _device_stand_in():
             mod.process_device = process_device
 
 
+def _kw():
+    """A trainer's common arguments: the accelerator stand-in, no progress bars, sbi's own TensorBoard
+    tracker writing to a temporary directory (its default is ./sbi-logs)."""
+    import tempfile
+
+    from sbi.utils.tracking import TensorBoardTracker
+    from torch.utils.tensorboard import SummaryWriter
+    return {"device": DEVICE_NAME, "show_progress_bars": False,
+            "tracker": TensorBoardTracker(SummaryWriter(tempfile.mkdtemp(prefix="gt_sbi_logs_")))}
+
+
 def _prior():
     _device_stand_in()
     from sbi.utils import BoxUniform
@@ -136,7 +148,7 @@ def npe_maf():
     classifier_nn, likelihood_nn, posterior_nn, posterior_flow_nn, posterior_score_nn = _nets()
     prior = _prior()
     theta, x = _data(3001, prior)
-    inf = NPE(prior=prior, density_estimator=posterior_nn("maf", hidden_features=16, num_transforms=2), device=DEVICE_NAME, show_progress_bars=False)
+    inf = NPE(prior=prior, density_estimator=posterior_nn("maf", hidden_features=16, num_transforms=2), **_kw())
     est, kept = _fit(inf, theta, x)
     probe = prior.sample((8,))
 
@@ -158,7 +170,7 @@ def npe_mdn_sequential():
     classifier_nn, likelihood_nn, posterior_nn, posterior_flow_nn, posterior_score_nn = _nets()
     prior = _prior()
     theta, x = _data(3011, prior)
-    inf = NPE(prior=prior, density_estimator=posterior_nn("mdn", hidden_features=16, num_components=3), device=DEVICE_NAME, show_progress_bars=False)
+    inf = NPE(prior=prior, density_estimator=posterior_nn("mdn", hidden_features=16, num_components=3), **_kw())
     est, _ = _fit(inf, theta, x)
     x_o = _x_o(11)
     proposal = inf.build_posterior().set_default_x(x_o)
@@ -183,7 +195,8 @@ def nle_rejection_importance():
     classifier_nn, likelihood_nn, posterior_nn, posterior_flow_nn, posterior_score_nn = _nets()
     prior = _prior()
     theta, x = _data(3021, prior)
-    inf = NLE(prior=prior, density_estimator=likelihood_nn("nsf", hidden_features=16, num_transforms=2, num_bins=4), device=DEVICE_NAME, show_progress_bars=False)
+    inf = NLE(prior=prior, density_estimator=likelihood_nn("nsf", hidden_features=16, num_transforms=2, num_bins=4),
+              **_kw())
     est, kept = _fit(inf, theta, x)
 
     def infer(x_o):
@@ -197,15 +210,15 @@ def nle_rejection_importance():
 
 
 def nre_mcmc():
-    """NRE-B (contrastive ratio classifier, 10 atoms; a linear classifier) and NRE-C (residual) in one step: vectorised slice-sampling
-    MCMC over the ratio-based potential (two chains, short warm-up)."""
+    """NRE-B (contrastive ratio classifier, 10 atoms; a linear classifier) and NRE-C (residual) in one step;
+    vectorised slice-sampling MCMC over the ratio-based potential (two chains, short warm-up)."""
     from sbi.inference import NRE, NRE_C
     classifier_nn, likelihood_nn, posterior_nn, posterior_flow_nn, posterior_score_nn = _nets()
     prior = _prior()
     theta, x = _data(3031, prior)
-    inf = NRE(prior=prior, classifier=classifier_nn("linear"), device=DEVICE_NAME, show_progress_bars=False)
+    inf = NRE(prior=prior, classifier=classifier_nn("linear"), **_kw())
     est, kept = _fit(inf, theta, x)
-    inf_c = NRE_C(prior=prior, classifier=classifier_nn("resnet", hidden_features=16), device=DEVICE_NAME, show_progress_bars=False)
+    inf_c = NRE_C(prior=prior, classifier=classifier_nn("resnet", hidden_features=16), **_kw())
     est_c, kept_c = _fit(inf_c, theta, x)
 
     def run(x_o):
@@ -230,7 +243,7 @@ def fmpe():
     classifier_nn, likelihood_nn, posterior_nn, posterior_flow_nn, posterior_score_nn = _nets()
     prior = _prior()
     theta, x = _data(3041, prior)
-    inf = FMPE(prior=prior, vf_estimator=posterior_flow_nn("mlp", hidden_features=16, num_layers=2), device=DEVICE_NAME, show_progress_bars=False)
+    inf = FMPE(prior=prior, vf_estimator=posterior_flow_nn("mlp", hidden_features=16, num_layers=2), **_kw())
     est, kept = _fit(inf, theta, x)
     probe = prior.sample((4,))
 
@@ -248,7 +261,7 @@ def npse():
     prior = _prior()
     theta, x = _data(3051, prior)
     inf = NPSE(prior=prior, vf_estimator=posterior_score_nn("mlp", sde_type="ve", hidden_features=16, num_layers=2),
-               sde_type="ve", device=DEVICE_NAME, show_progress_bars=False)
+               sde_type="ve", **_kw())
     est, kept = _fit(inf, theta, x)
 
     def infer(x_o):

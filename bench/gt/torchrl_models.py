@@ -173,7 +173,8 @@ def collector_a2c():
 
 def sac_prb():
     """SAC on transitions from a prioritized replay buffer: sample, SACLoss (two Q-nets, learned
-    temperature), Adam, SoftUpdate, the priority update from the loss's TD error. Eval: deterministic actor on a batch."""
+    temperature), Adam, SoftUpdate, the priority update from the loss's TD error. Eval: deterministic actor
+    on a batch."""
     from torchrl.data import LazyTensorStorage, TensorDictPrioritizedReplayBuffer
     from torchrl.envs.utils import ExplorationType, set_exploration_type
     from torchrl.modules import ValueOperator
