@@ -64,6 +64,8 @@ Usage:
                                         # gpytorch + linear_operator (metric learning, Gaussian processes)
     python bench/groundtruth.py --suite h --out bench/results/gt_h.json   # pykeen, pytorch_tabnet
                                         # (knowledge-graph embeddings, attentive tabular networks)
+    python bench/groundtruth.py --suite i --out bench/results/gt_i.json   # torchrl, sbi
+                                        # (reinforcement learning, simulation-based inference)
 
 Everything is seeded; a failing model (or phase) is recorded and the run goes on. Each model
 has a time limit (`--timeout`, default 240 s). Use `--threads` to limit torch's intra-op
@@ -207,8 +209,9 @@ class Provenance:
 
     Approximations, all towards recording less: `.to(torch.device("cpu"))` is not recorded (one
     kornia RANSAC line); `str(x.device)` reads as the host, so a harness hands a package
-    `gt.DEVICE` (or lets it take `x.device`), never `"cpu"`; tensors a harness builds inside the
-    step without `device=` are host-built, so their copies are not recorded; `dst.copy_(src)`
+    `gt.DEVICE` (or lets it take `x.device`), never `"cpu"` (a package that keeps its device
+    as a string is handed `gt.DEVICE_NAME`, a `"cpu"` string known by identity); tensors a
+    harness builds inside the step without `device=` are host-built, so their copies are not recorded; `dst.copy_(src)`
     into a host tensor is not recorded.
     """
 
@@ -217,8 +220,9 @@ class Provenance:
         # id -> (device object, on the accelerator?): strong refs keep the ids unique
         self._devices: dict[int, tuple] = {}
         try:
-            from gt import DEVICE
+            from gt import DEVICE, DEVICE_NAME
             self.note_device(DEVICE, True)
+            self.note_device(DEVICE_NAME, True)
         except ImportError:
             pass
 
@@ -287,13 +291,13 @@ class Provenance:
         False (the host) or None (undecided: the device of a host-built tensor)."""
         if isinstance(dev, torch.Tensor):
             return True if self.is_dev(dev) else None
+        seen = self._devices.get(id(dev))    # (first: `gt.DEVICE_NAME` is a string known by identity)
+        if seen is not None and seen[0] is dev:
+            return True if seen[1] else None
         if isinstance(dev, str):
             return dev[:3] != "cpu"
         if isinstance(dev, int) and not isinstance(dev, bool):
             return True
-        seen = self._devices.get(id(dev))
-        if seen is not None and seen[0] is dev:
-            return True if seen[1] else None
         return None      # a device object built in the step: `torch.device("cpu")` or a rebuilt one
 
 
@@ -1565,8 +1569,8 @@ def suite_models(suite: str) -> tuple[dict, list[str]]:
     """(name -> builder, packages whose files count) for a suite: classic, new, all (classic + new)
     b (ultralytics, torch_geometric), c (timm, torchmetrics, torchaudio), d (effdet, demucs,
     torchdiffeq, open_clip), e (speechbrain), f (segmentation_models_pytorch, torchsde), g
-    (pytorch_metric_learning, gpytorch, linear_operator) or h (pykeen, pytorch_tabnet); b to h are kept
-    out of `all` so that their first-look figures stay unseen data."""
+    (pytorch_metric_learning, gpytorch, linear_operator), h (pykeen, pytorch_tabnet) or i (torchrl, sbi);
+    b to i are kept out of `all` so that their first-look figures stay unseen data."""
     models, packages = {}, []
     if suite in ("classic", "all"):
         models.update(MODELS)
@@ -1576,11 +1580,11 @@ def suite_models(suite: str) -> tuple[dict, list[str]]:
         extra, pkgs = new_models()
         models.update(extra)
         packages += pkgs
-    if suite in ("b", "c", "d", "e", "f", "g", "h"):
+    if suite in ("b", "c", "d", "e", "f", "g", "h", "i"):
         import gt
         extra, pkgs = {"b": gt.suite_b_models, "c": gt.suite_c_models, "d": gt.suite_d_models,
                        "e": gt.suite_e_models, "f": gt.suite_f_models, "g": gt.suite_g_models,
-                       "h": gt.suite_h_models}[suite]()
+                       "h": gt.suite_h_models, "i": gt.suite_i_models}[suite]()
         models.update(extra)
         packages += pkgs
     return models, packages
@@ -1679,7 +1683,7 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=float, default=240)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--list", action="store_true")
-    ap.add_argument("--suite", choices=("classic", "new", "all", "b", "c", "d", "e", "f", "g", "h"), default="classic",
+    ap.add_argument("--suite", choices=("classic", "new", "all", "b", "c", "d", "e", "f", "g", "h", "i"), default="classic",
                     help="classic: torchvision+transformers; new: the six packages of bench/gt/; "
                          "b: ultralytics + torch_geometric (bench/gt/ultralytics_models.py, pyg_models.py); "
                          "c: timm + torchmetrics + torchaudio (bench/gt/timm_models.py, ...); "
@@ -1688,7 +1692,8 @@ def main(argv=None) -> int:
                          "f: segmentation_models_pytorch + torchsde (bench/gt/smp_models.py, torchsde_models.py); "
                          "g: pytorch_metric_learning + gpytorch/linear_operator (bench/gt/pml_models.py, "
                          "gpytorch_models.py); "
-                         "h: pykeen + pytorch_tabnet (bench/gt/pykeen_models.py, tabnet_models.py)")
+                         "h: pykeen + pytorch_tabnet (bench/gt/pykeen_models.py, tabnet_models.py); "
+                         "i: torchrl + sbi (bench/gt/torchrl_models.py, sbi_models.py)")
     args = ap.parse_args(argv)
     models, packages = suite_models(args.suite)
     names = select(list(models), args.models)

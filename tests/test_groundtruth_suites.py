@@ -2,8 +2,8 @@
 a throwaway package whose step runs a bool-mask index, an `.item()` and a `bool(t)` under
 `inference_mode` must be recorded at those lines; suites whose packages are absent (CI has none of
 suite c's) are skipped by name, not crashed on; a namespace package (no `__init__.py`, as
-pytorch_tabnet) is attributed like any other; the committed suite-c to suite-h reports are fully
-diagnosed."""
+pytorch_tabnet) is attributed like any other; `gt.DEVICE_NAME` stands for the accelerator (suite i);
+the committed suite-c to suite-i reports are fully diagnosed."""
 from __future__ import annotations
 
 import importlib.util
@@ -130,6 +130,50 @@ def test_namespace_package_attributed(tmp_path):
     assert "aten.index.Tensor(bool)" in res["files"]["nspkg/mod.py"]["dynamic"]["6"]["ops"]
 
 
+NAME_SRC = '''\
+def step(x, dev):
+    a = x.to(dev) * 2
+    b = x.to("cpu")
+    return a, b
+'''
+
+NAME_DRIVER = '''\
+import json, sys
+sys.path.insert(0, {bench!r})
+sys.path.insert(0, {pkgdir!r})
+import torch
+import groundtruth as gt
+from gt import DEVICE_NAME, Step
+
+def build():
+    from devpkg import mod
+    x = torch.tensor([1.0, -2.0, 3.0])
+    return Step(mod.step), [((x, DEVICE_NAME), {{}})], []
+
+res = gt.run_model("devname", build, gt.Roots(["devpkg"]), 60)
+print(json.dumps(res))
+'''
+
+
+def test_device_name_is_the_accelerator(tmp_path):
+    """sbi keeps its device as a string: `gt.DEVICE_NAME` (a "cpu" string known by identity) is the
+    accelerator to the provenance tracker, so `.to(DEVICE_NAME)` of a step input is no host copy, while
+    `.to("cpu")` of the same tensor still is one."""
+    (tmp_path / "devpkg").mkdir()
+    (tmp_path / "devpkg" / "__init__.py").write_text("")
+    (tmp_path / "devpkg" / "mod.py").write_text(NAME_SRC)
+    driver = tmp_path / "driver.py"
+    driver.write_text(NAME_DRIVER.format(bench=BENCH, pkgdir=str(tmp_path)))
+    out = subprocess.run([sys.executable, str(driver)], capture_output=True, text=True, timeout=300,
+                         cwd=str(tmp_path))
+    assert out.returncode == 0, out.stderr[-2000:]
+    res = json.loads(out.stdout.splitlines()[-1])
+    assert res["status"] == "ok", res["error"]
+    dyn = res["files"]["devpkg/mod.py"]["dynamic"]
+    assert "2" not in dyn                                   # x.to(DEVICE_NAME): stays on the accelerator
+    assert "host-copy:to" in dyn["3"]["ops"]                # x.to("cpu"): a host copy
+
+
 def _ranges(text):
     out = []
     for part in filter(None, text.split(",")):
@@ -147,6 +191,7 @@ SUITES = {
     # gpytorch's runs count linear_operator's files too (one builder module, two packages)
     "g": (("pytorch_metric_learning", "pml_"), ("gpytorch", "gpytorch_"), ("linear_operator", "gpytorch_")),
     "h": (("pykeen", "pykeen_"), ("pytorch_tabnet", "tabnet_")),
+    "i": (("torchrl", "torchrl_"), ("sbi", "sbi_")),
 }
 
 

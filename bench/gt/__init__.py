@@ -19,6 +19,17 @@ import torch
 DEVICE = torch.device("cpu")
 
 
+class _DeviceName(str):
+    """A device *string* that the provenance tracker knows by identity (like `DEVICE`)."""
+
+
+# The same stand-in for packages that keep their device as a canonical string (sbi's
+# `process_device` returns `"cpu"` / `"cuda:0"`): equal to "cpu", so torch and the package take it
+# as the host, while `.to(DEVICE_NAME)` or `device=DEVICE_NAME` is the accelerator to the tracker,
+# where a plain `"cpu"` string is the host (an explicit host copy).
+DEVICE_NAME = _DeviceName("cpu")
+
+
 def gen(seed: int = 1234) -> torch.Generator:
     return torch.Generator().manual_seed(seed)
 
@@ -97,6 +108,14 @@ def suite_h_models() -> tuple[dict, list[str]]:
     (pytorch_tabnet: sparsemax/entmax feature masks, its fit loop's batch step, predictions and
     explanations), added unseen like b-g."""
     return _load((("pykeen_models", "pykeen"), ("tabnet_models", "pytorch_tabnet")))
+
+
+def suite_i_models() -> tuple[dict, list[str]]:
+    """Suite i: reinforcement learning (torchrl: environments and collectors, replay buffers, PPO/A2C/
+    SAC/TD3/DQN/CQL/IQL losses with their value estimators) and simulation-based inference (sbi: neural
+    posterior, likelihood and ratio estimation with flows and mixture density networks, rejection and
+    importance sampling), added unseen like b-h."""
+    return _load((("torchrl_models", "torchrl"), ("sbi_models", "sbi")))
 
 
 def _load(pairs) -> tuple[dict, list[str]]:
