@@ -91,6 +91,7 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
             # nn.Module (reach.Hierarchy decides; an imported function has no `__init__`)
             for name in constructed(text, callable_here.intersection(aliases, names)):
                 out.add(aliases[name] + ".__init__")
+                out.add(aliases[name] + ".__post_init__")   # (a dataclass's: naming.constructed_classes)
         return out
 
     exports = {}
