@@ -2,7 +2,8 @@
 
 * a method that calls `self.register_buffer(<its parameter>, value)` registers buffers for its
   callers: `self.register_coeff_buffer("clip_value", v)` makes `self.clip_value` a tensor, as
-  `register_buffer("clip_value", v)` does (attributes.buffer_wrapper), in the class or a subclass;
+  `register_buffer("clip_value", v)` does (attributes.buffer_wrapper), in the class or a subclass,
+  of the same file or (through the cross-file step) of another;
 * building a dataclass runs its `__post_init__` (the generated `__init__` calls it): an object
   built in a `forward` runs it every step, in the same file and from another file
   (naming.constructed_classes, scopes/crossfile)."""
@@ -63,6 +64,21 @@ FILES = {
     "pyproject.toml": "[project]\nname = 'pkg'\n",
     "pkg/__init__.py": "",
     "pkg/loss.py": WRAPPER,
+    # a subclass in another file registering through the inherited wrapper
+    "pkg/ppo2.py": """\
+    from .loss import LossModule
+
+
+    class PPOLoss2(LossModule):
+        def __init__(self, clip_value=None):
+            super().__init__()
+            self.register_coeff_buffer("clip_value", clip_value)
+
+        def forward(self, x):
+            if self.clip_value:
+                x = x.clamp(-1, 1)
+            return x
+    """,
     # the dataclass and the module building it every step, in one file
     "pkg/mdn.py": MOG + """\
 
@@ -96,4 +112,7 @@ def test_buffer_wrapper_and_dataclass_post_init(dynlint, tmp_path):
     write_tree(tmp_path, FILES)
     found = _findings(dynlint, tmp_path, ".", "--no-cache")
     assert found == [("loss.py", 24, "DYN204"), ("mdn.py", 12, "DYN204"),
-                     ("mog2.py", 12, "DYN204")], found
+                     ("mog2.py", 12, "DYN204"), ("ppo2.py", 10, "DYN204")], found
+    # a file checked alone gets what it gets with its project (cold, then cache cold and warm)
+    for cache in (["--no-cache"], [], []):
+        assert _findings(dynlint, tmp_path, "pkg/ppo2.py", *cache) == [("ppo2.py", 10, "DYN204")]

@@ -23,6 +23,9 @@ from .statements import statements, walk
 from .text import mentions
 
 _BUFFER = ("register_buffer",)
+# prefix of the cross-file step's `external` entries naming a class's buffer wrappers inherited
+# from another file (crossfile.settle; what `_wrappers` reads)
+BUFFERS = "(buffers)"
 _PARAMETER_TYPES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter",
                               "torch.nn.Buffer", "torch.nn.parameter.Buffer"})
 
@@ -268,6 +271,11 @@ def _wrappers(analyzer, cls) -> dict:
                     at = buffer_wrapper(infos[0].node, analyzer.lines)
                     if at is not None:
                         found[name] = at
+        # those a base of another file defines (the cross-file step tells: crossfile.settle)
+        for c in _lineage(analyzer.scopes.classes, cls):
+            for name, at in analyzer.calls.external.get(BUFFERS + c.name, {}).items():
+                if name not in found and type(at) in (list, tuple) and len(at) == 2:
+                    found[name] = tuple(at)
     return found
 
 
