@@ -272,8 +272,9 @@ def _wrappers(analyzer, cls) -> dict:
                     if at is not None:
                         found[name] = at
         # those a base of another file defines (the cross-file step tells: crossfile.settle)
-        for c in _lineage(analyzer.scopes.classes, cls):
-            for name, at in analyzer.calls.external.get(BUFFERS + c.name, {}).items():
+        external = getattr(getattr(analyzer, "calls", None), "external", None) or {}
+        for c in _lineage(analyzer.scopes.classes, cls) if external else ():
+            for name, at in external.get(BUFFERS + c.name, {}).items():
                 if name not in found and type(at) in (list, tuple) and len(at) == 2:
                     found[name] = tuple(at)
     return found
@@ -297,15 +298,22 @@ def buffer_wrapper(fnode, lines):
     if not mentions("\n".join(lines[fnode.lineno - 1:fnode.end_lineno]), _BUFFER):
         return None
     params = [a.arg for a in fnode.args.posonlyargs + fnode.args.args][1:]
+    found = None
     for node in walk(fnode):
-        if type(node) is ast.Call and type(node.func) is ast.Attribute and \
-                node.func.attr == "register_buffer" and _is_self(node.func.value) and \
-                len(node.args) >= 2 and type(node.args[0]) is ast.Name and node.args[0].id in params:
+        if type(node) is not ast.Call or len(node.args) < 2:
+            continue
+        f = node.func
+        if type(f) is ast.Name and f.id == "setattr" and len(node.args) == 3 and \
+                _is_self(node.args[0]) and type(node.args[1]) is ast.Name and node.args[1].id in params and \
+                not (type(node.args[2]) is ast.Constant and node.args[2].value is None):
+            return None     # `else: setattr(self, name, value)`: not always a buffer
+        if found is None and type(f) is ast.Attribute and f.attr == "register_buffer" and \
+                _is_self(f.value) and type(node.args[0]) is ast.Name and node.args[0].id in params:
             value = node.args[1]
             # `value = torch.as_tensor(value, ...)` before the call: still the parameter's value
             v = value.id if type(value) is ast.Name else None
-            return params.index(node.args[0].id), params.index(v) if v in params else -1
-    return None
+            found = params.index(node.args[0].id), params.index(v) if v in params else -1
+    return found
 
 
 def _assigned(node, wrappers=None):
