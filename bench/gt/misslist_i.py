@@ -87,7 +87,9 @@ DIAGNOSES_I = {
         "(objectives/common.py) that converts a float to a tensor and registers it; the attribute is read as "
         "a tensor only when `register_buffer` is called with it directly (reinforce.py 428/467 are flagged "
         "that way). A fixture: `self.register_buffer(\"c\", t)` then `if self.c:` flagged DYN204, through "
-        "a same-file `register_coeff_buffer(name, value)` helper quiet. A host read every PPO step"),
+        "a same-file `register_coeff_buffer(name, value)` helper quiet. A host read every PPO step "
+        "[fixed since buffers29: a method calling `self.register_buffer(<its parameter>, value)` registers "
+        "buffers for its callers, across files too; kept for the first-look report]"),
     (_RL + "objectives/value/functional.py", "_geom_series_like"): (
         EAGER,
         "`r = r.item()` in `_geom_series_like` (model code): the `else` of `if is_dynamo_compiling():` "
@@ -145,7 +147,8 @@ DIAGNOSES_I = {
         "get_mixture_components` builds `MoG(...)` (a dataclass of mog.py) from its outputs on every forward "
         "(model code by explain), and the generated `__init__` runs `__post_init__`: four host reads. A "
         "fixture: a plain class's `__init__` instantiated in a `forward` is checked, a dataclass's "
-        "`__post_init__` is not (same file too)"),
+        "`__post_init__` is not (same file too) [fixed since buffers29: building a dataclass runs its "
+        "`__post_init__` in the step, same file and across files; kept for the first-look report]"),
     (_SBI + "samplers/mcmc/slice_numpy.py", "*"): (
         RUN_COLD,
         "`log_probs[c] >= sc[\"logu\"]`, `if outside_lower:`, `if outside_upper:`, `if rejected:` in "
@@ -190,6 +193,12 @@ FP_I = {
         "`if analytic_entropy and not compiling and not entropy.isfinite().all():` in `PPOLoss._get_entropy`: "
         "TanhNormal has no analytic entropy, so the check never ran; with a Normal or categorical policy it "
         "is a host read every PPO step. Right in general"),
+    (_RL + "objectives/a2c.py", "*"): (
+        "unconfirmed: an optional buffer registered as None in the runs",
+        "`if self.clip_value:` (490, 534) in `A2CLoss.loss_critic` (flagged since buffers29): "
+        "`self.register_coeff_buffer(\"clip_value\", clip_value, device=device)` sets the attribute to "
+        "`None` for the default (the A2C run sets no value clipping); with a value it is a 0-d buffer and a "
+        "host read every step, as ppo.py 960/1000 show in the PPO run. Right in general"),
     (_RL + "objectives/reinforce.py", "*"): (
         "unconfirmed: an optional buffer registered as None in the runs",
         "`if self.clip_value:` in `ReinforceLoss.loss_critic`: `self.register_buffer(\"clip_value\", "

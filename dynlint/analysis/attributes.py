@@ -23,6 +23,9 @@ from .statements import statements, walk
 from .text import mentions
 
 _BUFFER = ("register_buffer",)
+# prefix of the cross-file step's `external` entries naming a class's buffer wrappers inherited
+# from another file (crossfile.settle; what `_wrappers` reads)
+BUFFERS = "(buffers)"
 _PARAMETER_TYPES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter",
                               "torch.nn.Buffer", "torch.nn.parameter.Buffer"})
 
@@ -93,7 +96,7 @@ def _method_assignments(analyzer, info) -> list:
     table = analyzer.__dict__.setdefault("_method_assignments", {})
     found = table.get(id(info.node))
     if found is None:
-        triples = list(_assignments(info.node, analyzer.lines))
+        triples = list(_assignments(info.node, analyzer.lines, _wrappers(analyzer, info.cls)))
         analyzer.__dict__.setdefault("_buffer_values", set()).update(
             id(value) for _, value, buffer in triples if buffer)
         found = table[id(info.node)] = [(name, value) for name, value, _ in triples]
@@ -240,18 +243,80 @@ def _holders(analyzer, everywhere: bool) -> dict:
     return table
 
 
-def _assignments(fnode, lines):
+def _assignments(fnode, lines, wrappers=None):
     """(attribute, value, by register_buffer) that a method (nested code included) assigns to `self`.
     Assignments are statements; a `register_buffer` call may sit in any expression, so the
-    whole method is walked only when its text names it."""
+    whole method is walked only when its text names it (or a method wrapping it)."""
     first = min([fnode.lineno] + [d.lineno for d in fnode.decorator_list])
     text = "\n".join(lines[first - 1:fnode.end_lineno])
-    nodes = walk(fnode) if mentions(text, _BUFFER) else statements(fnode.body)
+    nodes = walk(fnode) if mentions(text, _BUFFER + tuple(wrappers or ())) else statements(fnode.body)
     for node in nodes:
-        yield from _assigned(node)
+        yield from _assigned(node, wrappers)
 
 
-def _assigned(node):
+def _wrappers(analyzer, cls) -> dict:
+    """method name -> (position, value position) of the methods of `cls` and its bases in this
+    file that register a parameter as a buffer under the name another parameter gives
+    (`def register_coeff_buffer(self, name, value): ...; self.register_buffer(name, value)`):
+    `self.register_coeff_buffer("clip", v)` makes `self.clip` a tensor, as register_buffer does."""
+    if cls is None:
+        return {}
+    table = analyzer.__dict__.setdefault("_buffer_wrappers", {})
+    found = table.get(id(cls))
+    if found is None:
+        found = table[id(cls)] = {}
+        for c in _lineage(analyzer.scopes.classes, cls):
+            for name, infos in c.methods.items():
+                if name not in found and len(infos) == 1:
+                    at = buffer_wrapper(infos[0].node, analyzer.lines)
+                    if at is not None:
+                        found[name] = at
+        # those a base of another file defines (the cross-file step tells: crossfile.settle)
+        external = getattr(getattr(analyzer, "calls", None), "external", None) or {}
+        for c in _lineage(analyzer.scopes.classes, cls) if external else ():
+            for name, at in external.get(BUFFERS + c.name, {}).items():
+                if name not in found and type(at) in (list, tuple) and len(at) == 2:
+                    found[name] = tuple(at)
+    return found
+
+
+def _lineage(classes: dict, cls) -> list:
+    """`cls` and its ancestors defined in this file, nearest first."""
+    out, todo = [], [cls]
+    while todo and len(out) < 12:
+        c = todo.pop(0)
+        if c not in out:
+            out.append(c)
+            todo += [classes[b] for b in c.bases if b in classes]
+    return out
+
+
+def buffer_wrapper(fnode, lines):
+    """(position of the name parameter, of the value parameter or -1) if `fnode` calls
+    `self.register_buffer(p, ...)` with its parameter `p` as the name; else None. Positions count
+    the call's arguments (`self` left out)."""
+    if not mentions("\n".join(lines[fnode.lineno - 1:fnode.end_lineno]), _BUFFER):
+        return None
+    params = [a.arg for a in fnode.args.posonlyargs + fnode.args.args][1:]
+    found = None
+    for node in walk(fnode):
+        if type(node) is not ast.Call or len(node.args) < 2:
+            continue
+        f = node.func
+        if type(f) is ast.Name and f.id == "setattr" and len(node.args) == 3 and \
+                _is_self(node.args[0]) and type(node.args[1]) is ast.Name and node.args[1].id in params and \
+                not (type(node.args[2]) is ast.Constant and node.args[2].value is None):
+            return None     # `else: setattr(self, name, value)`: not always a buffer
+        if found is None and type(f) is ast.Attribute and f.attr == "register_buffer" and \
+                _is_self(f.value) and type(node.args[0]) is ast.Name and node.args[0].id in params:
+            value = node.args[1]
+            # `value = torch.as_tensor(value, ...)` before the call: still the parameter's value
+            v = value.id if type(value) is ast.Name else None
+            found = params.index(node.args[0].id), params.index(v) if v in params else -1
+    return found
+
+
+def _assigned(node, wrappers=None):
     """(attribute, value, by register_buffer) that `node` assigns to `self`."""
     t = type(node)
     if t is ast.Assign:
@@ -264,6 +329,13 @@ def _assigned(node):
             and _is_self(node.func.value) and len(node.args) >= 2 \
             and type(node.args[0]) is ast.Constant and type(node.args[0].value) is str:
         yield node.args[0].value, node.args[1], True
+    elif wrappers and t is ast.Call and type(node.func) is ast.Attribute and \
+            node.func.attr in wrappers and _is_self(node.func.value):
+        at, value_at = wrappers[node.func.attr]
+        if len(node.args) > at and type(node.args[at]) is ast.Constant and \
+                type(node.args[at].value) is str:
+            value = node.args[value_at] if 0 <= value_at < len(node.args) else node
+            yield node.args[at].value, value, True
 
 
 def _self_attr(node) -> bool:

@@ -24,6 +24,7 @@ import sys
 from ..project import source
 from ..project.cache import Configurations, content_hash
 from ..analysis.kinds import PROBABLE, SCALAR, TENSOR
+from ..analysis.attributes import BUFFERS
 from ..analysis.summaries import CALLERS, local_site, negative, passed_to, upgrade
 from ..analysis.scopes.naming import modelish_name
 from ..project.index import Index, canonical
@@ -114,6 +115,11 @@ def settle(named: list, others: list, recheck, use_cache: bool = True) -> None:
                         # differs (see `merged`).
                         whole = whole or negative(kind)
                 only = None if whole else sorted(asking)
+                for name in facts.classes or ():
+                    wrappers = index.buffer_wrappers(f"{base.module}.{name}")
+                    if wrappers:
+                        external[BUFFERS + name] = wrappers
+                        only = None     # any method may read the attribute
                 for name in base.opens:
                     sites = incoming.get(f"{base.module}.{name}")
                     if sites:

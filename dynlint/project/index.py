@@ -34,6 +34,7 @@ class Index:
         self.zero_d: dict = {}      # `module.Class.method` -> parameters declared `int | Tensor`
         self.aliases: dict = {}
         self.held: dict = {}        # class -> {attribute: [[class held, any subclass's], ...]}
+        self.wrappers: dict = {}    # class -> {method registering a buffer: [name at, value at]}
         self.module_flags: dict = {}  # class -> 1 an nn.Module by its own bases, -1 unknown, 0
         self.modules: set = set()
         self._answers: dict = {}    # lookup's answers until a file's summaries change
@@ -54,8 +55,10 @@ class Index:
                 if type(entry) is list and len(entry) >= 5 and type(entry[4]) is dict:
                     for method, params in entry[4].items():
                         self.zero_d[f"{module}.{name}.{method}"] = frozenset(params)
-                if type(entry) is list and len(entry) >= 6 and type(entry[5]) is dict:
+                if type(entry) is list and len(entry) >= 6 and type(entry[5]) is dict and entry[5]:
                     self.held[f"{module}.{name}"] = entry[5]
+                if type(entry) is list and len(entry) >= 7 and type(entry[6]) is dict:
+                    self.wrappers[f"{module}.{name}"] = entry[6]
             if facts.aliases:
                 self.aliases[module] = facts.aliases
 
@@ -91,6 +94,25 @@ class Index:
             return False
         return attr in entry[1] or any(type(b) is str and self._defines(b, attr, depth + 1)
                                        for b in entry[0])
+
+    def buffer_wrappers(self, owner: str) -> dict:
+        """The buffer-registering methods (attributes.buffer_wrapper) that class `owner` has
+        from its bases of other modules: method -> [name position, value position]."""
+        out: dict = {}
+        if not self.wrappers:
+            return out
+        todo, seen = [owner], set()
+        while todo and len(seen) < _DEPTH:
+            c = canonical(todo.pop(0), self.aliases)
+            entry = self.classes.get(c)
+            if c in seen or entry is None:
+                continue
+            seen.add(c)
+            if c != owner:
+                for method, at in self.wrappers.get(c, {}).items():
+                    out.setdefault(method, at)
+            todo += [b for b in entry[0] if type(b) is str]
+        return out
 
     def definition(self, key: str) -> str | None:
         """Where what `key` names is defined: `module.function` or `module.Class.method`

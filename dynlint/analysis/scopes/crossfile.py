@@ -91,6 +91,7 @@ def cross_file_facts(scopes: Scopes, lines: list[str], module: str, is_package: 
             # nn.Module (reach.Hierarchy decides; an imported function has no `__init__`)
             for name in constructed(text, callable_here.intersection(aliases, names)):
                 out.add(aliases[name] + ".__init__")
+                out.add(aliases[name] + ".__post_init__")   # (a dataclass's: naming.constructed_classes)
         return out
 
     exports = {}
@@ -435,11 +436,26 @@ def class_facts(scopes: Scopes, module: str, is_package: bool, source: list | No
             if held:
                 classes[name].append({attr: sorted([t, int(d)] for t, d in found.items())
                                       for attr, found in sorted(held.items())})
+            # methods registering a buffer under a name their caller gives (attributes.py):
+            # a subclass in another file calling `self.register_coeff_buffer("c", v)` holds a tensor
+            wrappers = _buffer_wrappers(cls, source)
+            if wrappers:
+                classes[name] += [{}] * (6 - len(classes[name])) + [wrappers]
     aliases = {}
     if is_package:
         aliases = {a: resolve_import(t, module, is_package) for a, t in scopes.imports.items()
                    if not t.startswith(_NOT_PROJECT)}
     return classes, aliases
+
+
+def _buffer_wrappers(cls: ClassInfo, source: list) -> dict:
+    from ..attributes import buffer_wrapper     # (attributes imports scopes)
+    out = {}
+    for name, infos in sorted(cls.methods.items()):
+        at = buffer_wrapper(infos[0].node, source) if len(infos) == 1 else None
+        if at is not None:
+            out[name] = list(at)
+    return out
 
 
 _NOT_PROJECT = ("torch.", "typing.", "abc.", "enum.", "collections.", "numpy.", "dataclasses.")

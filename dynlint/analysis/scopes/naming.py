@@ -108,9 +108,15 @@ def _assigned_call(text: str, name: str) -> bool:
 def constructed_classes(classes: dict) -> dict:
     """name -> `__init__` of the classes of this file known to be no nn.Module (every base
     resolved, none a module) and not data code: an object built in the step runs it there."""
-    return {name: info.methods["__init__"] for name, info in classes.items()
-            if info.module_state is False and not info.is_module and not info.cold and
-            "__init__" in info.methods}
+    out = {}
+    for name, info in classes.items():
+        if info.module_state is False and not info.is_module and not info.cold:
+            # `__post_init__` runs only from the `__init__` a dataclass generates: building
+            # the object runs it (a class writing its own `__init__` calls it itself, if at all)
+            ctor = info.methods.get("__init__") or info.methods.get("__post_init__")
+            if ctor:
+                out[name] = ctor
+    return out
 
 
 def constructed(text: str, classes) -> set:
