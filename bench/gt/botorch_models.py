@@ -6,7 +6,7 @@ and analytic acquisition functions (qLogNEI, LogEI, UCB, the one-shot knowledge 
 fantasies, max-value entropy search, qLogNEHVI with its box decompositions), optimised by
 `optimize_acqf` (its raw-sample initialisation, `gen_candidates_scipy` / `gen_candidates_torch`,
 linear constraints), `optimize_acqf_discrete` and `optimize_acqf_mixed`; Pareto and hypervolume
-utilities; Thompson and Boltzmann sampling. botorch's synthetic test functions (Branin, Hartmann,
+utilities; Thompson and Boltzmann sampling; preferential BO (PairwiseGP, EUBO). botorch's synthetic test functions (Branin, Hartmann,
 BraninCurrin) are the objectives; tiny data (8-16 seeded points), few restarts and iterations,
 nothing downloaded.
 
@@ -349,6 +349,39 @@ def sampling_strategies():
     return _bo_step(train, infer, {"model": model}, x, y)
 
 
+def preference_pairwise():
+    """Preferential BO: a PairwiseGP on pairwise comparisons (its Laplace approximation: the utility's MAP
+    by scipy's `fsolve` / the Newton updates, the likelihood's winner/loser indices), fitted by
+    `fit_gpytorch_mll` on the PairwiseLaplaceMarginalLogLikelihood; eval: the posterior, AnalyticEUBO
+    (expected utility of the best option) and qEUBO optimised over a pair of candidates."""
+    from botorch.acquisition.preference import AnalyticExpectedUtilityOfBestOption, qExpectedUtilityOfBestOption
+    from botorch.models.pairwise_gp import PairwiseGP, PairwiseLaplaceMarginalLogLikelihood
+    from botorch.optim import optimize_acqf
+    torch.manual_seed(8)
+    g = gen(181)
+    x = torch.rand(8, 3, generator=g, dtype=D)
+    u = (x - 0.5).pow(2).sum(-1).neg() + 0.05 * torch.randn(8, generator=g, dtype=D)
+    pairs = torch.tensor([[0, 1], [2, 3], [4, 5], [6, 7], [1, 2], [3, 4], [5, 6], [0, 7]])
+    comp = torch.where((u[pairs[:, 0]] >= u[pairs[:, 1]]).unsqueeze(-1), pairs, pairs.flip(-1))
+    model = PairwiseGP(x, comp)
+    mll = PairwiseLaplaceMarginalLogLikelihood(model.likelihood, model)
+    bounds = torch.stack([torch.zeros(3, **_tk()), torch.ones(3, **_tk())])
+
+    def train(x, comp):
+        _fit_scipy(mll, 2)
+        return model.utility.detach()
+
+    def infer(x, comp):
+        model.eval()
+        post = model.posterior(x[:4])
+        eubo = AnalyticExpectedUtilityOfBestOption(pref_model=model)
+        a = eubo(x[:6].view(3, 2, 3))
+        b = optimize_acqf(qExpectedUtilityOfBestOption(pref_model=model), bounds=bounds, q=2, num_restarts=2,
+                          raw_samples=8, options={"maxiter": 3})
+        return post.mean, a, b
+    return _bo_step(train, infer, {"model": model}, x, comp)
+
+
 MODELS = {
     "botorch_fit_singletask": fit_singletask,
     "botorch_qlognei_optimize": qlognei_optimize,
@@ -358,4 +391,5 @@ MODELS = {
     "botorch_max_value_entropy": max_value_entropy,
     "botorch_multitask_mixed": multitask_mixed,
     "botorch_sampling_strategies": sampling_strategies,
+    "botorch_preference_pairwise": preference_pairwise,
 }

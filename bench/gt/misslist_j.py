@@ -4,8 +4,7 @@ the kind and form causes marked "fixture" were checked with a small fixture pack
 (flagged or not by the same dynlint). Keys as in misslist.DIAGNOSES: (file prefix, function or code
 fragment); the first matching key wins. Cause labels start with their group.
 
-The first look had no executed false alarm (35 of 35 executed flagged lines are ground truth), so FP_J is
-empty."""
+Two executed false alarms (pairwise_gp.py's numpy callbacks for scipy) are in FP_J."""
 from __future__ import annotations
 
 _BO = "botorch/"
@@ -138,6 +137,35 @@ DIAGNOSES_J = {
         "`lazy_covar[..., -q:, :].to_dense()` and `psd_safe_cholesky(br_to_chol, ...)` in "
         "`sample_cached_cholesky` (model code from qNEHVI's forward): linear_operator's dense conversion and "
         "Cholesky checks; its own `if contains_nans or contains_infs:` (164) is flagged"),
+    (_BO + "acquisition/preference.py", "self.std_norm"): (
+        VALIDATE,
+        "`ucdf = self.std_norm.cdf(u)` / `torch.exp(self.std_norm.log_prob(u))` in "
+        "`AnalyticExpectedUtilityOfBestOption.forward` (model code): the `Normal` built in `__init__` (83, cold) "
+        "and kept in an attribute validates each sample"),
+    (_BO + "acquisition/preference.py", "*"): (
+        CTOR,
+        "`std_norm = torch.distributions.normal.Normal(...)` in `AnalyticExpectedUtilityOfBestOption.__init__` "
+        "(the distribution's argument validation, DYN215's form): cold by name; the acquisition function is "
+        "built every BO iteration"),
+    (_BO + "models/likelihoods/pairwise.py", "*"): (
+        VALIDATE,
+        "`return std_norm.cdf(z)` in `PairwiseProbitLikelihood.p` (model code): the `Normal` of line 138 "
+        "(flagged DYN215) validates the sample"),
+    (_BO + "models/pairwise_gp.py", "psd_safe_cholesky"): (
+        LIBRARY,
+        "`chol = psd_safe_cholesky(matrix, jitter=jitter)` in `_scaled_psd_safe_cholesky` (model code): "
+        "linear_operator's Cholesky checks; the caller's own `if psd:` / `if not psd:` (105/109) are flagged"),
+    (_BO + "models/pairwise_gp.py", "to_dense"): (
+        LIBRARY,
+        "`covar = self.covar_module(X1, X2).to_dense()` in `PairwiseGP._calc_covar`: gpytorch's kernel call "
+        "(`torch.equal(x1, x2)` to detect a symmetric kernel matrix) inside gpytorch"),
+    (_BO + "models/pairwise_gp.py", "while i < max_iter"): (
+        "kind: a loop condition reads a variable the loop body rebinds to a tensor (its first binding a float) "
+        "(fixture)",
+        "`while i < max_iter and diff > xtol:` in `PairwiseGP._util_newton_updates` (model code: the Newton "
+        "steps of the Laplace approximation in `forward`): `diff = float(\"Inf\")` before the loop, `diff = "
+        "torch.linalg.norm(x - x_next)` at its end. A fixture: quiet; flagged DYN204 when the binding before "
+        "the loop is already `torch.linalg.norm(x)`"),
     # -- botorch: scope ----------------------------------------------------------------------------
     (_BO + "models/transforms/outcome.py", "*"): (
         TRANSFORM_COLD,
@@ -244,4 +272,14 @@ DIAGNOSES_J = {
         "reads) inside torch"),
 }
 
-FP_J: dict = {}
+FP_J = {
+    (_BO + "models/pairwise_gp.py", "*"): (
+        "cross-call: a host copy of values the caller already copied to the host and scipy hands back",
+        "`return g.cpu().numpy()` in `PairwiseGP._grad_posterior_f` and `return hess.numpy() if ret_np else "
+        "hess` in `_hess_posterior_f` (model code: `_util_newton_updates` calls them directly, without "
+        "`ret_np`): the `ret_np` branch runs only as scipy's `fsolve(func=..., fprime=..., args=(datapoints.cpu(), "
+        "self.D.cpu(), self.covar_chol.cpu(), self.covar_inv.cpu(), True))` callbacks (lines 581-584, recorded "
+        "copies, flagged), with `utility = torch.tensor(utility)` built from scipy's numpy array: every operand "
+        "is host memory, so the copies read nothing from the device. Deciding it needs the `ret_np=True` "
+        "callers' arguments, which reach the function through scipy"),
+}
