@@ -226,8 +226,9 @@ DIAGNOSES_J = {
         "is_feasible.any())) or infeasible.all():` in `_optimize_acqf_batch` (neutral; DYN204 applies in step "
         "code): `is_feasible = evaluate_feasibility(...)` (optim/parameter_constraints.py, `-> Tensor`), "
         "`infeasible = ~is_feasible`. Most of the runs' reads were host-built (scipy's candidates), the "
-        "`gen_candidates_torch` run's were not. A fixture: `if (~f(X)).any():` quiet with `f` in another file "
-        "(annotated `-> Tensor`), flagged DYN204 when the mask is computed in place"),
+        "`gen_candidates_torch` run's were not. Fixtures: `infeasible = ~f(X); if infeasible.any():` with `f` "
+        "annotated `-> Tensor` in another file is quiet, in a neutral function and in a `forward` alike (also "
+        "without the `~`); with `f` in the same file, or the mask computed in place, it is flagged DYN204"),
     (_BO + "optim/optimize.py", "[best]"): (
         "form: `torch.argmax(v.view(-1), dim=0)` (0-d: a flattened tensor reduced over its only dim) is not "
         "taken for a tensor element (fixture)",
