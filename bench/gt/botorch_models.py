@@ -52,6 +52,22 @@ def _gp(x, y, **kw):
                         **kw)
 
 
+def _setup(fn, n, seed, noise=0.05):
+    """`n` noisy points of `fn`, a SingleTaskGP on them, its exact MLL and `fn`'s bounds on the device."""
+    from gpytorch.mlls import ExactMarginalLogLikelihood
+    x, y = _data(fn, n, seed, noise)
+    model = _gp(x, y)
+    return x, y, model, ExactMarginalLogLikelihood(model.likelihood, model), fn.bounds.to(**_tk())
+
+
+def _refit(mll, fit, steps):
+    """The train phase of a run whose surrogate is refitted by `fit(mll, steps)` (botorch's fit loop)."""
+    def train(*_):
+        fit(mll, steps)
+        return mll.model.train_targets.detach()
+    return train
+
+
 def _fit_torch(mll, steps=3):
     from botorch.fit import fit_gpytorch_mll
     from botorch.optim.fit import fit_gpytorch_mll_torch
@@ -106,18 +122,9 @@ def qlognei_optimize():
     from botorch.optim import optimize_acqf
     from botorch.sampling import SobolQMCNormalSampler
     from botorch.test_functions import Branin
-    from gpytorch.mlls import ExactMarginalLogLikelihood
     torch.manual_seed(1)
-    fn = Branin(negate=True)
-    x, y = _data(fn, 10, 111, noise=0.5)
-    model = _gp(x, y)
-    mll = ExactMarginalLogLikelihood(model.likelihood, model)
+    x, y, model, mll, bounds = _setup(Branin(negate=True), 10, 111, noise=0.5)
     _fit_torch(mll, 2)
-    bounds = fn.bounds.to(**_tk())
-
-    def train(x, y):
-        _fit_torch(mll)
-        return model.train_targets.detach()
 
     def infer(x, y):
         model.eval()
@@ -125,7 +132,7 @@ def qlognei_optimize():
                                            prune_baseline=True)
         return optimize_acqf(acq, bounds=bounds, q=2, num_restarts=2, raw_samples=16,
                              options={"maxiter": 4, "batch_limit": 2})
-    return _bo_step(train, infer, {"model": model}, x, y)
+    return _bo_step(_refit(mll, _fit_torch, 3), infer, {"model": model}, x, y)
 
 
 def analytic_constrained():
@@ -179,23 +186,14 @@ def knowledge_gradient():
     from botorch.acquisition import qKnowledgeGradient
     from botorch.optim import optimize_acqf
     from botorch.test_functions import Branin
-    from gpytorch.mlls import ExactMarginalLogLikelihood
     torch.manual_seed(3)
-    fn = Branin(negate=True)
-    x, y = _data(fn, 8, 131, noise=0.5)
-    model = _gp(x, y)
-    mll = ExactMarginalLogLikelihood(model.likelihood, model)
-    bounds = fn.bounds.to(**_tk())
-
-    def train(x, y):
-        _fit_torch(mll, 2)
-        return model.train_targets.detach()
+    x, y, model, mll, bounds = _setup(Branin(negate=True), 8, 131, noise=0.5)
 
     def infer(x, y):
         model.eval()
         kg = qKnowledgeGradient(model, num_fantasies=4)
         return optimize_acqf(kg, bounds=bounds, q=1, num_restarts=2, raw_samples=8, options={"maxiter": 3})
-    return _bo_step(train, infer, {"model": model}, x, y)
+    return _bo_step(_refit(mll, _fit_torch, 2), infer, {"model": model}, x, y)
 
 
 def mobo_qnehvi():
@@ -249,18 +247,9 @@ def max_value_entropy():
     from botorch.acquisition.max_value_entropy_search import qLowerBoundMaxValueEntropy, qMaxValueEntropy
     from botorch.optim import optimize_acqf
     from botorch.test_functions import Branin
-    from gpytorch.mlls import ExactMarginalLogLikelihood
     torch.manual_seed(5)
-    fn = Branin(negate=True)
-    x, y = _data(fn, 10, 151, noise=0.5)
-    model = _gp(x, y)
-    mll = ExactMarginalLogLikelihood(model.likelihood, model)
-    bounds = fn.bounds.to(**_tk())
+    x, y, model, mll, bounds = _setup(Branin(negate=True), 10, 151, noise=0.5)
     cand = (bounds[0] + (bounds[1] - bounds[0]) * torch.rand(64, 2, generator=gen(152), dtype=D)).to(DEVICE)
-
-    def train(x, y):
-        _fit_scipy(mll, 2)
-        return model.train_targets.detach()
 
     def infer(x, y):
         model.eval()
@@ -269,7 +258,7 @@ def max_value_entropy():
         a = mes(x[:3].unsqueeze(1))
         b = optimize_acqf(gibbon, bounds=bounds, q=1, num_restarts=2, raw_samples=8, options={"maxiter": 3})
         return a, b
-    return _bo_step(train, infer, {"model": model}, x, y)
+    return _bo_step(_refit(mll, _fit_scipy, 2), infer, {"model": model}, x, y)
 
 
 def multitask_mixed():
@@ -322,17 +311,8 @@ def sampling_strategies():
     from botorch.generation.sampling import BoltzmannSampling, MaxPosteriorSampling
     from botorch.test_functions import Hartmann
     from botorch.utils.sampling import HitAndRunPolytopeSampler, draw_sobol_samples
-    from gpytorch.mlls import ExactMarginalLogLikelihood
     torch.manual_seed(7)
-    fn = Hartmann(dim=6, negate=True)
-    x, y = _data(fn, 12, 171)
-    model = _gp(x, y)
-    mll = ExactMarginalLogLikelihood(model.likelihood, model)
-    bounds = fn.bounds.to(**_tk())
-
-    def train(x, y):
-        _fit_torch(mll, 2)
-        return model.train_targets.detach()
+    x, y, model, mll, bounds = _setup(Hartmann(dim=6, negate=True), 12, 171)
 
     def infer(x, y):
         model.eval()
@@ -346,7 +326,7 @@ def sampling_strategies():
                                                                 torch.full((1, 1), -2.0, **_tk())),
                                         bounds=bounds, n_burnin=20, seed=3)
         return ts, bz, poly.draw(8)
-    return _bo_step(train, infer, {"model": model}, x, y)
+    return _bo_step(_refit(mll, _fit_torch, 2), infer, {"model": model}, x, y)
 
 
 def preference_pairwise():
