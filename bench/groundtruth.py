@@ -66,6 +66,8 @@ Usage:
                                         # (knowledge-graph embeddings, attentive tabular networks)
     python bench/groundtruth.py --suite i --out bench/results/gt_i.json   # torchrl, sbi
                                         # (reinforcement learning, simulation-based inference)
+    python bench/groundtruth.py --suite j --out bench/results/gt_j.json   # botorch, deepxde
+                                        # (Bayesian optimisation, physics-informed networks)
 
 Everything is seeded; a failing model (or phase) is recorded and the run goes on. Each model
 has a time limit (`--timeout`, default 240 s). Use `--threads` to limit torch's intra-op
@@ -1569,8 +1571,8 @@ def suite_models(suite: str) -> tuple[dict, list[str]]:
     """(name -> builder, packages whose files count) for a suite: classic, new, all (classic + new)
     b (ultralytics, torch_geometric), c (timm, torchmetrics, torchaudio), d (effdet, demucs,
     torchdiffeq, open_clip), e (speechbrain), f (segmentation_models_pytorch, torchsde), g
-    (pytorch_metric_learning, gpytorch, linear_operator), h (pykeen, pytorch_tabnet) or i (torchrl, sbi);
-    b to i are kept out of `all` so that their first-look figures stay unseen data."""
+    (pytorch_metric_learning, gpytorch, linear_operator), h (pykeen, pytorch_tabnet), i (torchrl, sbi)
+    or j (botorch, deepxde); b to j are kept out of `all` so that their first-look figures stay unseen data."""
     models, packages = {}, []
     if suite in ("classic", "all"):
         models.update(MODELS)
@@ -1580,11 +1582,12 @@ def suite_models(suite: str) -> tuple[dict, list[str]]:
         extra, pkgs = new_models()
         models.update(extra)
         packages += pkgs
-    if suite in ("b", "c", "d", "e", "f", "g", "h", "i"):
+    if suite in ("b", "c", "d", "e", "f", "g", "h", "i", "j"):
         import gt
         extra, pkgs = {"b": gt.suite_b_models, "c": gt.suite_c_models, "d": gt.suite_d_models,
                        "e": gt.suite_e_models, "f": gt.suite_f_models, "g": gt.suite_g_models,
-                       "h": gt.suite_h_models, "i": gt.suite_i_models}[suite]()
+                       "h": gt.suite_h_models, "i": gt.suite_i_models,
+                       "j": gt.suite_j_models}[suite]()
         models.update(extra)
         packages += pkgs
     return models, packages
@@ -1683,7 +1686,7 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=float, default=240)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--list", action="store_true")
-    ap.add_argument("--suite", choices=("classic", "new", "all", "b", "c", "d", "e", "f", "g", "h", "i"), default="classic",
+    ap.add_argument("--suite", choices=("classic", "new", "all", "b", "c", "d", "e", "f", "g", "h", "i", "j"), default="classic",
                     help="classic: torchvision+transformers; new: the six packages of bench/gt/; "
                          "b: ultralytics + torch_geometric (bench/gt/ultralytics_models.py, pyg_models.py); "
                          "c: timm + torchmetrics + torchaudio (bench/gt/timm_models.py, ...); "
@@ -1693,7 +1696,8 @@ def main(argv=None) -> int:
                          "g: pytorch_metric_learning + gpytorch/linear_operator (bench/gt/pml_models.py, "
                          "gpytorch_models.py); "
                          "h: pykeen + pytorch_tabnet (bench/gt/pykeen_models.py, tabnet_models.py); "
-                         "i: torchrl + sbi (bench/gt/torchrl_models.py, sbi_models.py)")
+                         "i: torchrl + sbi (bench/gt/torchrl_models.py, sbi_models.py); "
+                         "j: botorch + deepxde (bench/gt/botorch_models.py, deepxde_models.py)")
     args = ap.parse_args(argv)
     models, packages = suite_models(args.suite)
     names = select(list(models), args.models)

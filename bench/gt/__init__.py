@@ -118,6 +118,15 @@ def suite_i_models() -> tuple[dict, list[str]]:
     return _load((("torchrl_models", "torchrl"), ("sbi_models", "sbi")))
 
 
+def suite_j_models() -> tuple[dict, list[str]]:
+    """Suite j: Bayesian optimisation (botorch: GP surrogates fitted by its scipy and torch loops,
+    analytic, Monte-Carlo, knowledge-gradient, entropy-search and hypervolume acquisition functions
+    optimised by `optimize_acqf` and its discrete/mixed variants, Thompson sampling) and physics-informed
+    neural networks (deepxde on its pytorch backend: PDE/time-PDE residuals with boundary and initial
+    conditions, inverse problems, DeepONet, Adam and L-BFGS training), added unseen like b-i."""
+    return _load((("botorch_models", "botorch"), ("deepxde_models", "deepxde")))
+
+
 def _load(pairs) -> tuple[dict, list[str]]:
     import importlib
     models, packages = {}, []

@@ -10,6 +10,7 @@
     python bench/gt/misslist.py REPORT.json --packages pytorch_metric_learning,gpytorch,linear_operator  # g
     python bench/gt/misslist.py REPORT.json --packages pykeen,pytorch_tabnet                 # suite h
     python bench/gt/misslist.py REPORT.json --packages torchrl,sbi                           # suite i
+    python bench/gt/misslist.py REPORT.json --packages botorch,deepxde                       # suite j
 
 Each site: file:line, the source line, the enclosing function with dynlint's role for it, the ops
 the run saw, and a one-line diagnosis of why dynlint misses (or wrongly flags) it. Diagnoses come
@@ -31,6 +32,7 @@ try:   # run as a script (bench/gt on sys.path) or imported as bench's `gt.missl
     from misslist_g import DIAGNOSES_G, FP_G
     from misslist_h import DIAGNOSES_H, FP_H
     from misslist_i import DIAGNOSES_I, FP_I
+    from misslist_j import DIAGNOSES_J, FP_J
 except ImportError:
     from .misslist_b import DIAGNOSES_B, FP_B
     from .misslist_c import DIAGNOSES_C, FP_C
@@ -40,6 +42,7 @@ except ImportError:
     from .misslist_g import DIAGNOSES_G, FP_G
     from .misslist_h import DIAGNOSES_H, FP_H
     from .misslist_i import DIAGNOSES_I, FP_I
+    from .misslist_j import DIAGNOSES_J, FP_J
 
 SCOPE = "scope: function is `neutral` (not reachable by name from forward/loss in its own file)"
 EAGER = "by design: eager-only branch (under a graph guard: never part of a compiled graph)"
@@ -255,7 +258,7 @@ def diagnose(f: dict) -> tuple[str, str]:
     found = (_lookup(f, DIAGNOSES) or _lookup(f, DIAGNOSES_B) or _lookup(f, DIAGNOSES_C)
              or _lookup(f, DIAGNOSES_D) or _lookup(f, DIAGNOSES_E)
              or _lookup(f, DIAGNOSES_F) or _lookup(f, DIAGNOSES_G) or _lookup(f, DIAGNOSES_H)
-             or _lookup(f, DIAGNOSES_I))
+             or _lookup(f, DIAGNOSES_I) or _lookup(f, DIAGNOSES_J))
     if found:
         return found
     return ("scope" if f["role"] == "neutral" else "unknown", SCOPE if f["role"] == "neutral" else "?")
@@ -264,6 +267,7 @@ def diagnose(f: dict) -> tuple[str, str]:
 def diagnose_fp(f: dict) -> tuple[str, str]:
     return (_lookup(f, FP_B) or _lookup(f, FP_C) or _lookup(f, FP_D) or _lookup(f, FP_E)
             or _lookup(f, FP_F) or _lookup(f, FP_G) or _lookup(f, FP_H) or _lookup(f, FP_I)
+            or _lookup(f, FP_J)
             or (f["category"], FP_DIAGNOSES.get(f["category"], "?")))
 
 
