@@ -5,7 +5,7 @@ reads into words for a person or a file, and a module's `forward` so declared is
 declared `Optional[str]`/`List[Union[str, Tensor]]`). The snippets are excerpts of torchani 2.9.0
 (MIT).
 """
-import json
+from test_handread_e_scope import _findings
 
 # torchani `utils.py`, excerpted: a module converting atomic numbers to chemical symbols; the
 # twin maps them to element indices (a tensor the model goes on with).
@@ -73,12 +73,6 @@ def generate(module, tokenizer, ids: Tensor, steps: int) -> str:
             break
     return tokenizer.decode(ids[0])
 '''
-
-
-def _findings(dynlint, path):
-    proc = dynlint("check", "--format", "json", "--no-cache", "--isolated", "--exit-zero", path)
-    assert proc.returncode == 0, proc.stderr
-    return {(f["line"], f["code"]) for f in json.loads(proc.stdout)}
 
 
 def test_forward_declared_to_return_text_is_no_entry_point(dynlint, write):
