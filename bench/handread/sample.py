@@ -11,7 +11,9 @@
 Set a (pyro-ppl, vector-quantize-pytorch, fair-esm) is the reading dynlint was adjusted against;
 set b (speechbrain, torch-geometric, stable-baselines3: speech, graph learning, RL), set c
 (pytorch-metric-learning, gpytorch, pytorch-forecasting: metric learning, Gaussian processes,
-forecasting) and set d (torchgeo, flair, lightly) and set e (e3nn, asteroid, nerfstudio) were read first with dynlint as it stood, then kept as checks. Set b's, c's and d's verdicts are keyed by finding
+forecasting), set d (torchgeo, flair, lightly), set e (e3nn, asteroid, nerfstudio) and set f (captum,
+torchani, avalanche-lib: interpretability, molecular potentials, continual learning) were read first
+with dynlint as it stood, then kept as checks. Set b's to f's verdicts are keyed by finding
 (path inside the package, line, column, code), so a redrawn sample keeps those it shares.
 
 Stratified: 20 findings per repo; a repo with fewer findings gives all of them and the rest of
@@ -47,6 +49,9 @@ SETS = {
     "e": {"work": "/tmp/handread_e", "seed": 53, "suffix": "_e", "fill": "even",
           "packages": {"e3nn==0.6.0": "e3nn", "asteroid==0.7.0": "asteroid",
                        "nerfstudio==1.1.5": "nerfstudio"}},
+    "f": {"work": "/tmp/handread_f", "seed": 61, "suffix": "_f", "fill": "even",
+          "packages": {"captum==0.9.0": "captum", "torchani==2.9.0": "torchani",
+                       "avalanche-lib==0.6.0": "avalanche"}},
 }
 SET = SETS["a"]
 SET_C = {    # what the set-c report says about itself (report_b.py writes sets b and c)
@@ -73,6 +78,15 @@ SET_E = {    # the fifth keyed set: equivariant networks, audio source separatio
              "nerfstudio 1.1.5; E(3)-equivariant networks, audio source separation, neural radiance fields). ",
     "quota": "the rest shared evenly when a repo has fewer",
     "set": "e",
+}
+SET_F = {    # the sixth keyed set: interpretability, molecular potentials, continual learning
+    "title": "# Hand reading, set f: 60 dynlint findings on repos it was never measured on",
+    "about": "Sixth, independent reading (issue 9), first look recorded before any code changed for it. Repos "
+             "(sources of the wheels from `pip download --no-deps`: captum 0.9.0, torchani 2.9.0, "
+             "avalanche-lib 0.6.0; model interpretability (attribution methods), neural-network "
+             "interatomic potentials, continual learning). ",
+    "quota": "the rest shared evenly when a repo has fewer",
+    "set": "f",
 }
 WORK, PACKAGES, SEED = SET["work"], SET["packages"], SET["seed"]
 SAMPLE = os.path.join(HERE, "sample.json")
@@ -240,9 +254,9 @@ if __name__ == "__main__":
                      os.path.join(REPO, "bench", "results", "handread_a_redraw.md"),
                      _function, finding_key, src_path, SET_A_REDRAW)
             sys.exit(0)
-    if SET is not SETS["a"] and sys.argv[1] == "report":    # keyed verdicts (sets b, c)
+    if SET is not SETS["a"] and sys.argv[1] == "report":    # keyed verdicts (sets b to f)
         from report_b import SET_B, report_b
-        about = {"c": SET_C, "d": SET_D, "e": SET_E}.get(sys.argv[sys.argv.index("--set") + 1], SET_B)
+        about = {"c": SET_C, "d": SET_D, "e": SET_E, "f": SET_F}.get(sys.argv[sys.argv.index("--set") + 1], SET_B)
         report_b(SAMPLE, os.path.join(HERE, f"verdicts{SET['suffix']}.json"),
                  os.path.join(REPO, "bench", "results", f"handread{SET['suffix']}.md"),
                  _function, finding_key, src_path, about)

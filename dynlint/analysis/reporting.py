@@ -24,6 +24,13 @@ from tensors is what they render or return for a person to look at, after the st
   `len(...)` or `.item()`, and `and`/`or` of those) answers a question about its arguments
   (torch_geometric's `has_isolated_nodes`, asteroid's `are_models_equal`): a predicate whose
   reads are its answer, soft cold like a statistic.
+* A function declared to return text (`-> str`, `-> list[str]`, `-> Tuple[str, ...]`) whose
+  every `return` is text it builds (an f-string, `str(...)`, a join, a local declared
+  `list[str]`) turns what it reads into words for a person or a file (torchani's converter of
+  atomic numbers to chemical symbols, a `forward -> list[str]`; a PDB writer): soft cold like
+  a statistic, and a module's `forward` so declared is no entry point, as for a metric module.
+  Not one returning what another call makes of its work (`return tokenizer.decode(ids)` after
+  a decoding loop: the declaration alone does not make it a report).
 """
 from __future__ import annotations
 
@@ -273,3 +280,92 @@ def returns_python_bool(fnode) -> bool:
             chosen = True
     return found and chosen
 
+
+
+
+# Generics whose items a text result may be: a sequence of strings, a tuple of them.
+_TEXT_SEQUENCES = frozenset({"list", "List", "Sequence", "tuple", "Tuple"})
+
+
+def _text_annotation(ann) -> bool:
+    """`str`, `list[str]`, `List[str]`, `Sequence[str]`, `tuple[str, ...]`, `Tuple[str, str]`.
+    Not `Optional[str]` nor a union with anything else: it may be no text."""
+    t = type(ann)
+    if t is ast.Name:
+        return ann.id == "str"
+    if t is not ast.Subscript or type(ann.value) not in (ast.Name, ast.Attribute):
+        return False
+    head = ann.value.id if type(ann.value) is ast.Name else ann.value.attr
+    if head not in _TEXT_SEQUENCES:
+        return False
+    items = ann.slice.elts if type(ann.slice) is ast.Tuple else [ann.slice]
+    text = [type(i) is ast.Name and i.id == "str" for i in items]
+    rest = [type(i) is ast.Constant and i.value is Ellipsis for i in items]
+    return any(text) and all(a or b for a, b in zip(text, rest))
+
+
+def _text_value(node, names: set[str]) -> bool:
+    """Text built here: a string constant, an f-string, `str(x)`, `sep.join(...)`, `"%s" % x`,
+    `"{}".format(x)`, a concatenation with one, a name bound only to text (`names`), or a list,
+    tuple or comprehension of those. Not a call of anything else (`tokenizer.decode(ids)`:
+    what a decoding loop hands back is the step's result, whatever its type)."""
+    t = type(node)
+    if t is ast.Constant:
+        return type(node.value) is str
+    if t is ast.JoinedStr:
+        return True
+    if t is ast.Name:
+        return node.id in names
+    if t is ast.BinOp:
+        return type(node.op) is ast.Add and (_text_value(node.left, names) or _text_value(node.right, names)) \
+            or type(node.op) is ast.Mod and type(node.left) in (ast.Constant, ast.JoinedStr)
+    if t in (ast.List, ast.Tuple):
+        return bool(node.elts) and all(_text_value(e, names) for e in node.elts)
+    if t in (ast.ListComp, ast.GeneratorExp):
+        return _text_value(node.elt, names)
+    if t is ast.Call:
+        func = node.func
+        if type(func) is ast.Name:
+            return func.id == "str" or func.id in ("tuple", "list") and len(node.args) == 1 and \
+                _text_value(node.args[0], names)
+        return type(func) is ast.Attribute and (func.attr == "join" or func.attr == "format" and
+                                                type(func.value) is ast.Constant)
+    return False
+
+
+def _text_names(fnode) -> set[str]:
+    """Names the function annotates as text (`out: list[str] = []`) or binds only to text."""
+    annotated, good, bad = set(), set(), set()
+    binds = sorted((n for n in own_nodes(fnode) if type(n) in (ast.AnnAssign, ast.Assign)),
+                   key=lambda n: (n.lineno, n.col_offset))
+    for n in binds:
+        if type(n) is ast.AnnAssign:
+            if type(n.target) is ast.Name and _text_annotation(n.annotation):
+                annotated.add(n.target.id)
+            continue
+        for tgt in n.targets:
+            if type(tgt) is ast.Name:
+                (good if _text_value(n.value, annotated | good) else bad).add(tgt.id)
+    return annotated | (good - bad)
+
+
+def returns_text(fnode) -> bool:
+    """Declared to return text (`_text_annotation`), and every `return` of the function itself
+    hands back text it built (`_text_value`)."""
+    if fnode.returns is None or not _text_annotation(fnode.returns):
+        return False
+    names = None
+    found = False
+    for n in own_nodes(fnode):
+        t = type(n)
+        if t is ast.Return:
+            if n.value is None:
+                return False
+            if names is None:
+                names = _text_names(fnode)
+            if not _text_value(n.value, names):
+                return False
+            found = True
+        elif t in (ast.Yield, ast.YieldFrom):
+            return False
+    return found

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import re
 
-from ..reporting import returns_host_numbers, returns_python_bool
+from ..reporting import returns_host_numbers, returns_python_bool, returns_text
 from ..roles import Role
 from ..statements import walk
 from .callgraph import _CallGraph
@@ -156,6 +156,9 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
     if returns_host_numbers(f.node):
         return "every return converts tensor data to Python floats, or to a record of Python " \
                "values (JSON, a report): a statistic, metric or serialisation"
+    if returns_text(f.node):
+        return "it is declared to return text (`str`, a list or tuple of `str`) and builds the " \
+               "text it returns: what it reads becomes words for a person or a file"
     if scopes.defer and not _ROOT_METHOD.match(f.name) and returns_python_bool(f.node):
         return "every return is a Python bool (a constant, `bool(...)`, `torch.equal`, a " \
                "comparison with a size or a read): a predicate, its reads are its answer"

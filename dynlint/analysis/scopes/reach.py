@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from ..reporting import draws, imports_plotting, returns_host_numbers, returns_python_bool
+from ..reporting import draws, imports_plotting, returns_host_numbers, returns_python_bool, returns_text
 from ..roles import Role
 from ..evalsteps import per_batch_callees, runs_model
 from ..steploops import drives_model, step_spans, trains
@@ -86,8 +86,8 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
                 # (the constructor of a plain class runs in the step when model code of
                 # another file builds an instance there: `Interval(ts[0], ts[-1])`)
                 scopes.soft_cold.add(id(f))
-        elif _returns_float(f.node) or returns_host_numbers(f.node) or _handles_data(f.node) or \
-                scopes.defer and predicate(f):
+        elif _returns_float(f.node) or returns_host_numbers(f.node) or returns_text(f.node) or \
+                _handles_data(f.node) or scopes.defer and predicate(f):
             # (reachability from another file wins)
             f.role = Role.COLD
             scopes.soft_cold.add(id(f))
@@ -225,7 +225,7 @@ def _is_root(f: FunctionInfo, scopes: Scopes, compiled=frozenset(), graph=None) 
         if _STEP_METHOD.match(f.name) and cls.module_state is None and scopes.defer:
             cls.deferred[f.qualname] = False
         if _ROOT_METHOD.match(f.name):
-            if returns_host_numbers(f.node):    # a metric module's report, no step's output
+            if returns_host_numbers(f.node) or returns_text(f.node):   # a report, no step's output
                 return False
             if cls.is_module or _LOSS_CLASS.search(cls.name):
                 return True
