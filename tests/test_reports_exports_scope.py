@@ -64,7 +64,7 @@ class Codec(torch.nn.Module):
 '''
 
 # torch_geometric 2.8.1 (MIT), `utils/convert.py`, excerpted: the graph exported to a networkit
-# graph and to a scipy sparse matrix. A pooling `forward` of the same file that runs a scipy
+# graph, a networkx graph and a scipy sparse matrix. A pooling `forward` of the same file that runs a scipy
 # graph algorithm on the exported matrix (`ClusterPooling._merge_edges`) makes the export part
 # of its step: reached from model code, it stays reported. A matcher handing back what a scipy
 # solver returns (index arrays the step goes on with) is no export.
@@ -97,6 +97,15 @@ def to_networkit(edge_index, edge_weight=None, num_nodes=None, directed=True):
     for (u, v), w in zip(edge_index.t().tolist(), edge_weight.tolist()):
         g.addEdge(u, v, w)
     return g
+
+
+def to_networkx(edge_index, graph_attrs, to_undirected=False):
+    import networkx as nx
+
+    G = nx.Graph() if to_undirected else nx.DiGraph()
+    for key, value in graph_attrs.items():
+        G.graph[key] = value[value > 0].tolist()
+    return G
 
 
 def match(cost):
@@ -143,6 +152,8 @@ def test_exports_to_host_libraries_are_soft_cold(dynlint, write):
         found = _findings(dynlint, path, *extra)
         assert (_line(EXPORTS, "edge_index = edge_index[:, mask]"), "DYN101") not in found, found
         assert (_line(EXPORTS, "edge_weight = edge_weight[mask]"), "DYN101") not in found, found
+        # (storing into the graph, `G.graph[key] = ...`, binds no new `G`)
+        assert (_line(EXPORTS, "G.graph[key] = value[value > 0]"), "DYN101") not in found, found
         # reached from the pooling forward: the export runs in its step
         assert (_line(EXPORTS, "row, col = edge_index.cpu()"), "DYN214") in found, found
         # a solver's result is no exported object

@@ -27,10 +27,10 @@ from tensors is what they render or return for a person to look at, after the st
   extract_weights`). Not a write of data (`sf.write(buf, wav.numpy(), sr)`: a codec round
   trip inside an augmentation), nor a function whose result the caller goes on with.
 * A function whose every `return` is an object of a host container library (a scipy sparse
-  matrix, a networkx/networkit/igraph graph, a pandas frame, a PIL image), built by a call
-  into it directly or through a local bound only to such calls, exports the tensor data it
-  read (torch_geometric's `to_scipy_sparse_matrix`, `to_networkit`): nothing the step goes
-  on with comes out, soft cold like a statistic. Not scipy as a whole: its solvers
+  matrix, a networkx/networkit/igraph graph, a pandas frame, a PIL image, a trimesh mesh),
+  built by a call into it directly or through a local bound only to such calls, exports the
+  tensor data it read (torch_geometric's `to_scipy_sparse_matrix`, `to_networkx`,
+  `to_networkit`): nothing the step goes on with comes out, soft cold like a statistic. Not scipy as a whole: its solvers
   (`linear_sum_assignment`) hand back index arrays a matcher's step goes on with.
 * A function whose every `return` is a Python bool (`True`/`False`, `bool(...)`,
   `torch.equal(...)`, `not ...`, a comparison with a Python number such as `t.size(0)`,
@@ -268,7 +268,7 @@ def writes_text(fnode) -> bool:
 
 # Libraries whose objects hold data on the host for another library or a person: containers,
 # not computations (see the module docstring).
-EXPORTS = ("scipy.sparse.", "networkx.", "networkit.", "igraph.", "pandas.", "PIL.")
+EXPORTS = ("scipy.sparse.", "networkx.", "networkit.", "igraph.", "pandas.", "PIL.", "trimesh.")
 
 
 def _exported(node, qualname) -> bool:
@@ -280,6 +280,19 @@ def _exported(node, qualname) -> bool:
         return False
     q = qualname(node.func)
     return q is not None and (q + ".").startswith(EXPORTS)
+
+
+def _bound_names(target):
+    """The names an assignment target binds (`g`, `a, *b`), not those it only reads
+    (`G.graph[key] = ...` stores into `G`)."""
+    t = type(target)
+    if t is ast.Name:
+        return [target]
+    if t is ast.Starred:
+        return _bound_names(target.value)
+    if t is ast.Tuple or t is ast.List:
+        return [n for e in target.elts for n in _bound_names(e)]
+    return []
 
 
 def returns_host_object(fnode, qualname) -> bool:
@@ -299,11 +312,11 @@ def returns_host_object(fnode, qualname) -> bool:
                 if not built:
                     for a in own_nodes(fnode):
                         for tgt in (a.targets if type(a) is ast.Assign else
-                                    [a.target] if type(a) in (ast.AugAssign, ast.AnnAssign, ast.For) else ()):
-                            for x in ast.walk(tgt):
-                                if type(x) is ast.Name:
-                                    ok = type(a) is ast.Assign and tgt is x and _exported(a.value, qualname)
-                                    built[x.id] = built.get(x.id, True) and ok
+                                    [a.target] if type(a) in (ast.AugAssign, ast.AnnAssign, ast.For,
+                                                              ast.NamedExpr) else ()):
+                            for x in _bound_names(tgt):
+                                ok = type(a) is ast.Assign and tgt is x and _exported(a.value, qualname)
+                                built[x.id] = built.get(x.id, True) and ok
                 if not built.get(v.id, False):
                     return False
             elif not _exported(v, qualname):
