@@ -5,7 +5,20 @@ library (a scipy sparse matrix, a networkx/networkit graph) is an export, soft c
 alarm was read by hand (bench/results/handread_b.md, handread_causes.md, session 30); each has a
 twin that stays flagged. The snippets are excerpts of real code.
 """
+import ast
 import json
+import os
+
+_CONVERT = os.path.join(os.path.dirname(__file__), "corpus", "torch_geometric", "utils", "convert.py")
+
+
+def _function_source(path, name):
+    text = open(path, encoding="utf-8").read()
+    node = next(n for n in ast.parse(text).body if isinstance(n, ast.FunctionDef) and n.name == name)
+    return ast.get_source_segment(text, node) + "\n"
+
+
+_CORPUS_TO_NETWORKIT = _function_source(_CONVERT, "to_networkit")
 
 # speechbrain 1.1.2 (Apache 2.0), `utils/metric_stats.py` `ClassificationStats._write_confusion`,
 # and flair 0.15.1 (MIT), `training_utils.py` `WeightExtractor.extract_weights`, excerpted: the
@@ -63,11 +76,12 @@ class Codec(torch.nn.Module):
         return tokens
 '''
 
-# torch_geometric 2.8.1 (MIT), `utils/convert.py`, excerpted: the graph exported to a networkit
-# graph, a networkx graph and a scipy sparse matrix. A pooling `forward` of the same file that runs a scipy
-# graph algorithm on the exported matrix (`ClusterPooling._merge_edges`) makes the export part
-# of its step: reached from model code, it stays reported. A matcher handing back what a scipy
-# solver returns (index arrays the step goes on with) is no export.
+# torch_geometric 2.8.1 (MIT), `utils/convert.py` (`to_networkit` read from the corpus copy, the
+# others excerpted): the graph exported to a networkit graph, a networkx graph and a scipy sparse
+# matrix. A pooling `forward` of the same file that runs a scipy graph algorithm on the exported
+# matrix (`ClusterPooling._merge_edges`) makes the export part of its step: reached from model
+# code, it stays reported. A matcher handing back what a scipy solver returns (index arrays the
+# step goes on with) is no export.
 EXPORTS = '''\
 import torch
 from scipy.optimize import linear_sum_assignment
@@ -84,20 +98,7 @@ def to_scipy_sparse_matrix(edge_index, edge_attr=None, num_nodes=None):
     return out
 
 
-def to_networkit(edge_index, edge_weight=None, num_nodes=None, directed=True):
-    import networkit as nk
-
-    g = nk.graph.Graph(num_nodes, weighted=edge_weight is not None, directed=directed)
-    if edge_weight is None:
-        edge_weight = torch.ones(edge_index.size(1))
-    if not directed:
-        mask = edge_index[0] <= edge_index[1]
-        edge_index = edge_index[:, mask]
-        edge_weight = edge_weight[mask]
-    for (u, v), w in zip(edge_index.t().tolist(), edge_weight.tolist()):
-        g.addEdge(u, v, w)
-    return g
-
+''' + _CORPUS_TO_NETWORKIT + '''
 
 def to_networkx(edge_index, graph_attrs, to_undirected=False):
     import networkx as nx
