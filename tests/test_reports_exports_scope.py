@@ -5,20 +5,11 @@ library (a scipy sparse matrix, a networkx/networkit graph) is an export, soft c
 alarm was read by hand (bench/results/handread_b.md, handread_causes.md, session 30); each has a
 twin that stays flagged. The snippets are excerpts of real code.
 """
-import ast
 import json
-import os
 
-_CONVERT = os.path.join(os.path.dirname(__file__), "corpus", "torch_geometric", "utils", "convert.py")
+from _tree import corpus_function
 
-
-def _function_source(path, name):
-    text = open(path, encoding="utf-8").read()
-    node = next(n for n in ast.parse(text).body if isinstance(n, ast.FunctionDef) and n.name == name)
-    return ast.get_source_segment(text, node) + "\n"
-
-
-_CORPUS_TO_NETWORKIT = _function_source(_CONVERT, "to_networkit")
+_CORPUS_TO_NETWORKIT = corpus_function("torch_geometric/utils/convert.py", "to_networkit")
 
 # speechbrain 1.1.2 (Apache 2.0), `utils/metric_stats.py` `ClassificationStats._write_confusion`,
 # and flair 0.15.1 (MIT), `training_utils.py` `WeightExtractor.extract_weights`, excerpted: the
