@@ -15,9 +15,11 @@ _CORPUS_TO_NETWORKIT = corpus_function("torch_geometric/utils/convert.py", "to_n
 # and flair 0.15.1 (MIT), `training_utils.py` `WeightExtractor.extract_weights`, excerpted: the
 # confusion matrix and watched weights go to a text stream. `_encode_decode` (speechbrain's
 # `augment/codec.py`) writes the batch's data through soundfile inside an augmentation: a real
-# copy in the step, still flagged; `decode` writes text too but hands its tokens back.
+# copy in the step, still flagged; `decode` writes text too but hands its tokens back, and
+# `check` warns on `sys.stderr`, a stream it neither is given nor opens.
 REPORTS = '''\
 import io
+import sys
 
 import soundfile as sf
 import torch
@@ -53,6 +55,7 @@ class Codec(torch.nn.Module):
     def forward(self, waveform):
         self.stats.write_stats(self.stream)
         self.extractor.extract_weights(self.state_dict(), 0)
+        self.check(waveform)
         return self._encode_decode(waveform) + self.decode(waveform).sum()
 
     def _encode_decode(self, waveform):
@@ -65,6 +68,10 @@ class Codec(torch.nn.Module):
         tokens = x[x > 0]
         print(f"{tokens.shape}", file=self.stream)
         return tokens
+
+    def check(self, x):
+        if (x < 0).any():
+            print(f"negative input: {x.min().item()}", file=sys.stderr)
 '''
 
 # torch_geometric 2.8.1 (MIT), `utils/convert.py` (`to_networkit` read from the corpus copy, the
@@ -133,6 +140,8 @@ def test_text_reports_are_cold_whoever_calls_them(dynlint, write):
     assert not [line for line in lines if start < line < end], found
     assert (_line(REPORTS, "sf.write(buffer, waveform.numpy()"), "DYN214") in found, found
     assert (_line(REPORTS, "tokens = x[x > 0]"), "DYN101") in found, found
+    # a warning to stderr from a check the forward runs is no report: the check syncs every step
+    assert (_line(REPORTS, "if (x < 0).any():"), "DYN204") in found, found
     proc = dynlint("check", "--explain", f"{path}:{_line(REPORTS, 'total = total.item()')}")
     assert proc.returncode == 0, proc.stderr
     assert "cold" in proc.stdout and "writes text" in proc.stdout, proc.stdout

@@ -20,9 +20,10 @@ from tensors is what they render or return for a person to look at, after the st
   `.item()`/`.tolist()`/`float`/`int`/`str` conversions, constants and Python-typed
   parameters, literal or through a local bound only to one) serialises what it read
   (nerfstudio's `Cameras.to_json`), unless it also stores attributes: soft cold too.
-* A function that writes text to a file or stream (`print(..., file=f)`, `f.write(...)` of
-  a formatted string: an f-string, `str(...)`, `"...".format(...)`, `"..." % x`) and hands
-  nothing back renders what it read for a person, as a figure does: cold whoever calls it
+* A function that writes text to a stream it is given or a file it opens (`print(...,
+  file=f)`, `f.write(...)` of a formatted string: an f-string, `str(...)`, `"...".format(...)`,
+  `"..." % x`) and hands nothing back renders what it read for a person, as a figure does
+  (not a warning to `sys.stderr` from a check in the step): cold whoever calls it
   (speechbrain's `ClassificationStats._write_confusion`, flair's `WeightExtractor.
   extract_weights`). Not a write of data (`sf.write(buf, wav.numpy(), sr)`: a codec round
   trip inside an augmentation), nor a function whose result the caller goes on with.
@@ -244,11 +245,31 @@ def _text(node) -> bool:
     return False
 
 
+def _streams(fnode) -> set[str]:
+    """The names a function writes reports to: its parameters (a stream it is given) and the
+    files it opens (`with open(path, "a") as f`, `f = open(...)`); not `sys.stderr`, where a
+    check inside the step may warn."""
+    a = fnode.args
+    names = {x.arg for x in (*a.posonlyargs, *a.args, *a.kwonlyargs)}
+    for n in own_nodes(fnode):
+        t = type(n)
+        if t is ast.With or t is ast.AsyncWith:
+            names.update(i.optional_vars.id for i in n.items if type(i.optional_vars) is ast.Name
+                         and _opens(i.context_expr))
+        elif t is ast.Assign and len(n.targets) == 1 and type(n.targets[0]) is ast.Name and _opens(n.value):
+            names.add(n.targets[0].id)
+    return names
+
+
+def _opens(node) -> bool:
+    return type(node) is ast.Call and type(node.func) is ast.Name and node.func.id == "open"
+
+
 def writes_text(fnode) -> bool:
-    """Whether the function itself (not a nested one) writes text to a file or stream,
-    `print(..., file=f)` or `f.write(<formatted string>)`, and hands nothing back (every
-    `return` bare): what it read went to the report only (see the module docstring)."""
-    found = False
+    """Whether the function itself (not a nested one) writes text to a stream it is given or a
+    file it opens, `print(..., file=f)` or `f.write(<formatted string>)`, and hands nothing back
+    (every `return` bare): what it read went to the report only (see the module docstring)."""
+    targets = []
     for n in own_nodes(fnode):
         t = type(n)
         if t is ast.Return:
@@ -256,14 +277,17 @@ def writes_text(fnode) -> bool:
                 return False
         elif t in (ast.Yield, ast.YieldFrom):
             return False
-        elif t is ast.Call and not found:
+        elif t is ast.Call:
             func = n.func
             if type(func) is ast.Name and func.id == "print":
-                found = any(k.arg == "file" for k in n.keywords)
+                targets += [k.value for k in n.keywords if k.arg == "file"]
             elif type(func) is ast.Attribute and func.attr == "write" and len(n.args) == 1 and \
                     not n.keywords and _text(n.args[0]):
-                found = True
-    return found
+                targets.append(func.value)
+    if not targets:
+        return False
+    streams = _streams(fnode)
+    return any(type(x) is ast.Name and x.id in streams for x in targets)
 
 
 # Libraries whose objects hold data on the host for another library or a person: containers,
