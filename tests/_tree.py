@@ -1,8 +1,20 @@
 """Writing a small project (a dict of relative path -> source text) under a test's tmp_path."""
 from __future__ import annotations
 
+import ast
+import os
 import textwrap
 from pathlib import Path
+
+CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
+
+
+def corpus_function(relpath: str, name: str) -> str:
+    """The source of the module-level function `name` of the corpus file `relpath`: a test
+    excerpts real code from its unmodified copy instead of pasting it."""
+    text = open(os.path.join(CORPUS, relpath), encoding="utf-8").read()
+    node = next(n for n in ast.parse(text).body if isinstance(n, ast.FunctionDef) and n.name == name)
+    return ast.get_source_segment(text, node) + "\n"
 
 
 def write_tree(root: Path, files: dict) -> None:

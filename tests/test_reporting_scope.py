@@ -3,20 +3,11 @@ a function that draws a figure is cold whoever calls it, and a function whose ev
 Python float computed from tensors is a statistic (soft cold). Both false alarms were read by
 hand (bench/results/handread_b.md, handread_c.md); the snippets are excerpts of real code.
 """
-import ast
 import json
-import os
 
-_ACCURACY = os.path.join(os.path.dirname(__file__), "corpus", "speechbrain", "utils", "Accuracy.py")
+from _tree import corpus_function
 
-
-def _function_source(path, name):
-    text = open(path, encoding="utf-8").read()
-    node = next(n for n in ast.parse(text).body if isinstance(n, ast.FunctionDef) and n.name == name)
-    return ast.get_source_segment(text, node) + "\n"
-
-
-_CORPUS_ACCURACY = _function_source(_ACCURACY, "Accuracy")
+_CORPUS_ACCURACY = corpus_function("speechbrain/utils/Accuracy.py", "Accuracy")
 
 # pytorch-forecasting 1.8.0 (MIT), `models/base/_base_model.py`, excerpted: a Lightning step
 # calls `create_log`, which calls `log_prediction` every `log_interval` batches, which draws

@@ -1,6 +1,7 @@
-"""Reporting code, told from what a function does: it draws a figure, or hands back numbers.
+"""Reporting code, told from what a function does: it draws a figure, writes a text report, exports
+the data to a host library, or hands back numbers.
 
-Both are facts of the code, not of names: a `log_prediction` that a Lightning step calls every
+These are facts of the code, not of names: a `log_prediction` that a Lightning step calls every
 N batches and the `plot_prediction` it calls are reached from model code, yet what they read
 from tensors is what they render or return for a person to look at, after the step.
 
@@ -19,6 +20,19 @@ from tensors is what they render or return for a person to look at, after the st
   `.item()`/`.tolist()`/`float`/`int`/`str` conversions, constants and Python-typed
   parameters, literal or through a local bound only to one) serialises what it read
   (nerfstudio's `Cameras.to_json`), unless it also stores attributes: soft cold too.
+* A function that writes text to a stream it is given or a file it opens (`print(...,
+  file=f)`, `f.write(...)` of a formatted string: an f-string, `str(...)`, `"...".format(...)`,
+  `"..." % x`) and hands nothing back renders what it read for a person, as a figure does
+  (not a warning to `sys.stderr` from a check in the step): cold whoever calls it
+  (speechbrain's `ClassificationStats._write_confusion`, flair's `WeightExtractor.
+  extract_weights`). Not a write of data (`sf.write(buf, wav.numpy(), sr)`: a codec round
+  trip inside an augmentation), nor a function whose result the caller goes on with.
+* A function whose every `return` is an object of a host container library (a scipy sparse
+  matrix, a networkx/networkit/igraph graph, a pandas frame, a PIL image, a trimesh mesh),
+  built by a call into it directly or through a local bound only to such calls, exports the
+  tensor data it read (torch_geometric's `to_scipy_sparse_matrix`, `to_networkx`,
+  `to_networkit`): nothing the step goes on with comes out, soft cold like a statistic. Not scipy as a whole: its solvers
+  (`linear_sum_assignment`) hand back index arrays a matcher's step goes on with.
 * A function whose every `return` is a Python bool (`True`/`False`, `bool(...)`,
   `torch.equal(...)`, `not ...`, a comparison with a Python number such as `t.size(0)`,
   `len(...)` or `.item()`, and `and`/`or` of those) answers a question about its arguments
@@ -220,6 +234,128 @@ def returns_host_numbers(fnode) -> bool:
         elif t in (ast.Yield, ast.YieldFrom):
             return False
     return "float" in kinds or "record" in kinds
+
+
+def _text(node) -> bool:
+    """A formatted string: an f-string, a string constant, `str(...)`, `"...".format(...)`,
+    `"..." % x` or `"...".join(...)`."""
+    t = type(node)
+    if t is ast.JoinedStr or t is ast.Constant and type(node.value) is str:
+        return True
+    if t is ast.BinOp:
+        return type(node.op) is ast.Mod and _text(node.left)
+    if t is ast.Call:
+        func = node.func
+        if type(func) is ast.Name:
+            return func.id == "str"
+        return type(func) is ast.Attribute and func.attr in ("format", "join") and _text(func.value)
+    return False
+
+
+def _streams(fnode) -> set[str]:
+    """The names a function writes reports to: its parameters (a stream it is given) and the
+    files it opens (`with open(path, "a") as f`, `f = open(...)`); not `sys.stderr`, where a
+    check inside the step may warn."""
+    a = fnode.args
+    names = {x.arg for x in (*a.posonlyargs, *a.args, *a.kwonlyargs)}
+    for n in own_nodes(fnode):
+        t = type(n)
+        if t is ast.With or t is ast.AsyncWith:
+            names.update(i.optional_vars.id for i in n.items if type(i.optional_vars) is ast.Name
+                         and _opens(i.context_expr))
+        elif t is ast.Assign and len(n.targets) == 1 and type(n.targets[0]) is ast.Name and _opens(n.value):
+            names.add(n.targets[0].id)
+    return names
+
+
+def _opens(node) -> bool:
+    return type(node) is ast.Call and type(node.func) is ast.Name and node.func.id == "open"
+
+
+def writes_text(fnode) -> bool:
+    """Whether the function itself (not a nested one) writes text to a stream it is given or a
+    file it opens, `print(..., file=f)` or `f.write(<formatted string>)`, and hands nothing back
+    (every `return` bare): what it read went to the report only (see the module docstring)."""
+    targets = []
+    for n in own_nodes(fnode):
+        t = type(n)
+        if t is ast.Return:
+            if n.value is not None and not (type(n.value) is ast.Constant and n.value.value is None):
+                return False
+        elif t in (ast.Yield, ast.YieldFrom):
+            return False
+        elif t is ast.Call:
+            func = n.func
+            if type(func) is ast.Name and func.id == "print":
+                targets += [k.value for k in n.keywords if k.arg == "file"]
+            elif type(func) is ast.Attribute and func.attr == "write" and len(n.args) == 1 and \
+                    not n.keywords and _text(n.args[0]):
+                targets.append(func.value)
+    if not targets:
+        return False
+    streams = _streams(fnode)
+    return any(type(x) is ast.Name and x.id in streams for x in targets)
+
+
+# Libraries whose objects hold data on the host for another library or a person: containers,
+# not computations (see the module docstring).
+EXPORTS = ("scipy.sparse.", "networkx.", "networkit.", "igraph.", "pandas.", "PIL.", "trimesh.")
+
+
+def _exported(node, qualname) -> bool:
+    """A call building an object of an export library (`sp.coo_matrix(...)`), or one of two
+    such calls chosen by a test (`nx.Graph() if undirected else nx.DiGraph()`)."""
+    if type(node) is ast.IfExp:
+        return _exported(node.body, qualname) and _exported(node.orelse, qualname)
+    if type(node) is not ast.Call or type(node.func) not in (ast.Name, ast.Attribute):
+        return False
+    q = qualname(node.func)
+    return q is not None and (q + ".").startswith(EXPORTS)
+
+
+def _bound_names(target):
+    """The names an assignment target binds (`g`, `a, *b`), not those it only reads
+    (`G.graph[key] = ...` stores into `G`)."""
+    t = type(target)
+    if t is ast.Name:
+        return [target]
+    if t is ast.Starred:
+        return _bound_names(target.value)
+    if t is ast.Tuple or t is ast.List:
+        return [n for e in target.elts for n in _bound_names(e)]
+    return []
+
+
+def returns_host_object(fnode, qualname) -> bool:
+    """Every `return` of the function itself hands back an object of an export library, built
+    in the return or bound to a local every binding of which builds one (`g = nk.Graph(...)`,
+    then edges added, `return g`), and there is one. `qualname` resolves a dotted name
+    through the module's imports (the function's own `import scipy.sparse as sp` included)."""
+    found = False
+    built: dict[str, bool] = {}
+    for n in own_nodes(fnode):
+        t = type(n)
+        if t is ast.Return:
+            v = n.value
+            if v is None:
+                return False
+            if type(v) is ast.Name:
+                if not built:
+                    for a in own_nodes(fnode):
+                        for tgt in (a.targets if type(a) is ast.Assign else
+                                    [a.target] if type(a) in (ast.AugAssign, ast.AnnAssign, ast.For,
+                                                              ast.NamedExpr) else ()):
+                            for x in _bound_names(tgt):
+                                ok = type(a) is ast.Assign and tgt is x and _exported(a.value, qualname)
+                                built[x.id] = built.get(x.id, True) and ok
+                if not built.get(v.id, False):
+                    return False
+            elif not _exported(v, qualname):
+                return False
+            found = True
+        elif t in (ast.Yield, ast.YieldFrom):
+            return False
+    return found
 
 
 # Calls whose value is a Python number or bool whatever the receiver: sizes, counts, reads.

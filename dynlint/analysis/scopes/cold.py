@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import re
 
-from ..reporting import returns_host_numbers, returns_python_bool, returns_text
+from ..reporting import returns_host_numbers, returns_host_object, returns_python_bool, returns_text
 from ..roles import Role
 from ..statements import walk
 from .callgraph import _CallGraph
@@ -141,6 +141,9 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
     if id(f) in scopes.evaluation:
         return "it switches a module to eval mode and back to training mode (`m.eval()` ... " \
                "`m.train()`): an evaluation between training steps, whoever calls it"
+    if id(f) in scopes.reports:
+        return "it writes text to a file or stream (`print(..., file=f)`, `f.write(f\"...\")`): " \
+               "a report, whoever calls it"
     if id(f) in scopes.plotting:
         return "it draws a figure (a plotting library): reporting, whoever calls it"
     if id(f) in scopes.memoized:
@@ -159,6 +162,9 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
     if returns_text(f.node):
         return "it is declared to return text (`str`, a list or tuple of `str`) and builds the " \
                "text it returns: what it reads becomes words for a person or a file"
+    if returns_host_object(f.node, scopes.qualname):
+        return "every return is an object of a host container library (a scipy sparse matrix, " \
+               "a graph, a data frame, an image): an export of the data it read"
     if scopes.defer and not _ROOT_METHOD.match(f.name) and returns_python_bool(f.node):
         return "every return is a Python bool (a constant, `bool(...)`, `torch.equal`, a " \
                "comparison with a size or a read): a predicate, its reads are its answer"

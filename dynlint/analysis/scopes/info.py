@@ -114,6 +114,7 @@ class Scopes:
         self.example_module: str | None = None  # the module's name when it is example code
         self.host_algorithms: set[int] = set()    # ids of functions cold as host algorithms
         self.plotting: set[int] = set()           # ids of functions that draw figures (`reporting.py`)
+        self.reports: set[int] = set()            # ids of functions that write text reports (`reporting.py`)
         self.evaluation: set[int] = set()         # ids of those switching a module to eval and back
         self.memoized: set[int] = set()           # ids of functions under `functools.lru_cache`/`cache`
         self.eval_steps: set[int] = set()         # ids of evaluation steps (`evalsteps.py`)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import ast
 
-from ..reporting import draws, imports_plotting, returns_host_numbers, returns_python_bool, returns_text
+from ..reporting import (EXPORTS, draws, imports_plotting, returns_host_numbers, returns_host_object,
+                         returns_python_bool, returns_text, writes_text)
 from ..roles import Role
 from ..evalsteps import per_batch_callees, runs_model
 from ..steploops import drives_model, step_spans, trains
@@ -41,6 +42,12 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
         roots = {id(f) for f in todo} | steps
         plotting.update(id(f) for f in order
                         if id(f) not in roots and draws(f.refs(lines)[0], scopes.imports))
+    # Writing text to a file or stream (a report, a log of weights) renders for a person,
+    # like a figure: cold whoever calls it (one look at the text spares most modules).
+    if any("file=" in ln or ".write(" in ln for ln in lines):
+        roots = roots or {id(f) for f in todo} | steps
+        scopes.reports.update(id(f) for f in order if id(f) not in roots and writes_text(f.node))
+        plotting.update(scopes.reports)
     # Switching a module to eval mode and back to training mode is an evaluation run
     # between training steps (or a probe, an export): reporting too, whoever calls it.
     evaluating = [f for f in order if f.parent is None and evaluates(f, lines)]
@@ -71,6 +78,8 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
     # Most modules import neither heapq nor bisect: then no function's names need a look.
     host_imports = any(q in _HOST_ALGORITHMS or q.rpartition(".")[0] in _HOST_ALGORITHMS
                        for q in scopes.imports.values())
+    # (most modules import no export library: then no function's returns need a look)
+    exports = any((q + ".").startswith(EXPORTS) or q == "scipy" for q in scopes.imports.values())
     for f in order:                 # parents come before their nested functions
         parent_role = f.parent.role if f.parent is not None else Role.NEUTRAL
         if f.parent is not None and id(f.parent) in memoized:
@@ -87,7 +96,8 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
                 # another file builds an instance there: `Interval(ts[0], ts[-1])`)
                 scopes.soft_cold.add(id(f))
         elif _returns_float(f.node) or returns_host_numbers(f.node) or returns_text(f.node) or \
-                _handles_data(f.node) or scopes.defer and predicate(f):
+                _handles_data(f.node) or scopes.defer and predicate(f) or \
+                exports and returns_host_object(f.node, scopes.qualname):
             # (reachability from another file wins)
             f.role = Role.COLD
             scopes.soft_cold.add(id(f))
