@@ -18,7 +18,7 @@ from .scopes import index_module
 from .scopes.info import Scopes
 from .annotations import annotation_kind
 from .evidence import PANDAS_ONLY
-from .infer import KindInference, _binop
+from .infer import KindInference, binop_kind
 from .paths import PathJoins, ends, holds_host, stored_names
 from .summaries import LocalCalls
 from .text import finder
@@ -236,7 +236,7 @@ class Analyzer(PathJoins, KindInference):
     def _augassign(self, node: ast.AugAssign) -> None:
         self.child(node.value)
         self.child(node.target)
-        self.bind(node.target, _binop(self.kind(node.target), self.kind(node.value), node.op))
+        self.bind(node.target, binop_kind(self.kind(node.target), self.kind(node.value), node.op))
 
     def _annassign(self, node: ast.AnnAssign) -> None:
         if node.value is not None:

@@ -31,8 +31,8 @@ from __future__ import annotations
 import ast
 
 from .info import FunctionInfo, Scopes
-from .reach import _assign_roles
-from .scan import _scan
+from .reach import assign_roles
+from .scan import scan_body
 
 
 # Packages (or modules) of test code, by the dotted module name (as ruff and pytest tell tests
@@ -82,8 +82,8 @@ def index_module(tree: ast.Module, lines: list[str], explain: bool = False,
     elif is_example_module(module):
         scopes.example_module = module
     order: list[FunctionInfo] = []
-    _scan(tree.body, scopes, order, None, None, "", True)
-    _assign_roles(scopes, order, lines)
+    scan_body(tree.body, scopes, order, None, None, "", True)
+    assign_roles(scopes, order, lines)
     scopes.order = order
     for f in order:
         if f.parent is None and f.cls is None:
