@@ -72,6 +72,9 @@ class Analyzer(PathJoins, KindInference):
         # Qualified names of the module-level functions and methods to walk (None: all): a
         # walk again with what other files return walks only those that asked (crossfile.py).
         self.only = None
+        # A walk again's record of the first walk's roles, and the module's text it was
+        # taken from (scopes.reach.roles_record): the pre-pass replays them.
+        self.roles, self.text = None, None
         self.scopes = Scopes()
         self.imports = self.scopes.imports
         self.classes = self.scopes.classes
@@ -89,7 +92,8 @@ class Analyzer(PathJoins, KindInference):
     def run(self, tree: ast.AST, lines: list[str]) -> None:
         self.lines = lines
         self.tree = tree                   # for module-wide facts some predicates need
-        self.scopes = index_module(tree, lines, module=self.module_name, defer=self.defer)
+        self.scopes = index_module(tree, lines, module=self.module_name, defer=self.defer,
+                                   roles=self.roles, text=self.text)
         self.imports, self.classes = self.scopes.imports, self.scopes.classes
         if self.walk_anyway is not None:
             self._unskipped = self.walk_anyway(self)

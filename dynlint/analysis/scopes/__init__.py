@@ -31,7 +31,7 @@ from __future__ import annotations
 import ast
 
 from .info import FunctionInfo, Scopes
-from .reach import assign_roles
+from .reach import apply_roles, assign_roles
 from .scan import scan_body
 
 
@@ -66,11 +66,13 @@ def is_example_module(module: str | None) -> bool:
 
 
 def index_module(tree: ast.Module, lines: list[str], explain: bool = False,
-                 module: str | None = None, defer: bool = False) -> Scopes:
+                 module: str | None = None, defer: bool = False, roles=None,
+                 text: str | None = None) -> Scopes:
     """The pre-pass over one module; `module` (its dotted name, when known) tells test
     packages, whose code is all cold, and example packages (no library: see _EXAMPLE_PARTS).
     With `defer` (the cross-file step will run), the entry points of a class whose bases are
-    of other files are left to it (ClassInfo.deferred)."""
+    of other files are left to it (ClassInfo.deferred). `roles`: what the roles came to in
+    the first walk of the same `text` (reach.roles_record), replayed instead of decided again."""
     scopes = Scopes()
     scopes.defer = defer
     if explain:
@@ -83,7 +85,8 @@ def index_module(tree: ast.Module, lines: list[str], explain: bool = False,
         scopes.example_module = module
     order: list[FunctionInfo] = []
     scan_body(tree.body, scopes, order, None, None, "", True)
-    assign_roles(scopes, order, lines)
+    if roles is None or explain or not apply_roles(scopes, order, text, roles):
+        assign_roles(scopes, order, lines)
     scopes.order = order
     for f in order:
         if f.parent is None and f.cls is None:

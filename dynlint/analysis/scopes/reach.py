@@ -266,3 +266,62 @@ def _wraps_driver(f: FunctionInfo, graph: CallGraph) -> bool:
 def _decorated(f: FunctionInfo, scopes: Scopes, names: frozenset) -> bool:
     return any(scopes.qualname(d.func if type(d) is ast.Call else d) in names
                for d in f.node.decorator_list)
+
+
+# -- what the roles came to, for a walk again of the same text ----------------------------------
+# A walk again with other files' summaries (crossfile.settle) parses the file anew and runs the
+# pre-pass again; the roles (reachability, cold spread, steps) depend only on the text, the
+# module's name and `defer`, so the first walk hands them on instead (`roles_record`), keyed
+# by position in the definition order, which the same text gives again.
+_ROLE_SETS = ("plotting", "evaluation", "memoized", "host_algorithms", "soft_cold",
+              "eval_steps", "deferred_reach")
+
+
+def roles_record(scopes: Scopes, text: str) -> tuple | None:
+    """What `assign_roles` decided for the module of `text` (the roles, `modelish`, steps,
+    drivers, entry points left to the cross-file step, and the sets of `Scopes` it fills), as
+    positions in `scopes.order`: None where something is not such a position (then the walk
+    again runs the pre-pass whole, as without a record)."""
+    order = scopes.order
+    if scopes.why is not None:
+        return None
+    at = {id(f): i for i, f in enumerate(order)}
+    sets = {}
+    for name in _ROLE_SETS:
+        ids = getattr(scopes, name)
+        if not all(i in at for i in ids):
+            return None
+        sets[name] = tuple(sorted(at[i] for i in ids))
+    if not all(id(f) in at for f in scopes.deferred):
+        return None
+    return (hash(text), tuple(f.qualname for f in order), tuple(f.role for f in order),
+            tuple(i for i, f in enumerate(order) if f.modelish),
+            tuple((i, f.steps) for i, f in enumerate(order) if f.steps),
+            tuple(i for i, f in enumerate(order) if f.drives),
+            tuple((i, f.cls.deferred[f.qualname]) for i, f in enumerate(order)
+                  if f.cls is not None and f.qualname in f.cls.deferred),
+            tuple(at[id(f)] for f in scopes.deferred), sets)
+
+
+def apply_roles(scopes: Scopes, order: list[FunctionInfo], text: str, record: tuple) -> bool:
+    """`assign_roles` replayed from `roles_record` of the same text; False (nothing set) when
+    the record is of another text or another definition order."""
+    digest, names, roles, modelish, steps, drives, deferred, entries, sets = record
+    if digest != hash(text) or len(names) != len(order) or \
+            any(f.qualname != n for f, n in zip(order, names)):
+        return False
+    for f, role in zip(order, roles):
+        f.role = role
+    for i in modelish:
+        order[i].modelish = True
+    for i, spans in steps:
+        order[i].steps = spans
+    for i in drives:
+        order[i].drives = True
+    for i, value in deferred:
+        f = order[i]
+        f.cls.deferred[f.qualname] = value
+    scopes.deferred = [order[i] for i in entries]
+    for name, at in sets.items():
+        setattr(scopes, name, {id(order[i]) for i in at})
+    return True
