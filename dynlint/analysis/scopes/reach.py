@@ -272,7 +272,9 @@ def _decorated(f: FunctionInfo, scopes: Scopes, names: frozenset) -> bool:
 # A walk again with other files' summaries (crossfile.settle) parses the file anew and runs the
 # pre-pass again; the roles (reachability, cold spread, steps) depend only on the text, the
 # module's name and `defer`, so the first walk hands them on instead (`roles_record`), keyed
-# by position in the definition order, which the same text gives again.
+# by position in the definition order, which the same text gives again. (The text is checked by
+# `hash`, the same in the forked workers of one run; where workers are spawned with another
+# seed, the record never matches and the walk again decides the roles itself, as before.)
 _ROLE_SETS = ("plotting", "evaluation", "memoized", "host_algorithms", "soft_cold",
               "eval_steps", "deferred_reach")
 
