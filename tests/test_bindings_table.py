@@ -1,4 +1,4 @@
-"""`bindings._bindings` answers from a table of every name a function binds, built once per
+"""`bindings.binding_values` answers from a table of every name a function binds, built once per
 function (it was a pass over the function per name asked). The answers must be the ones the
 pass per name gave (`_reference`, the former code): checked on tricky forms and on every
 function of dynlint's own source, for every name each one mentions."""
@@ -8,7 +8,7 @@ import ast
 from pathlib import Path
 
 import dynlint
-from dynlint.analysis.bindings import _binds, _binds_here, _bindings, _statements
+from dynlint.analysis.bindings import binds_name, binds_name_here, binding_values, block_statements
 
 TRICKY = """
 def f(p, *rest, k=1, **kw):
@@ -48,19 +48,19 @@ def _reference(func, name: str):
             any(a is not None and a.arg == name for a in (args.vararg, args.kwarg)):
         return None
     values = []
-    for st in _statements(func.body):
+    for st in block_statements(func.body):
         t = type(st)
         if t is ast.Assign:
             for target in st.targets:
                 if type(target) is ast.Name and target.id == name:
                     values.append(st.value)
-                elif _binds(target, name):
+                elif binds_name(target, name):
                     return None
         elif t in (ast.AnnAssign, ast.AugAssign) and type(st.target) is ast.Name and \
                 st.target.id == name:
             if st.value is not None:
                 values.append(st.value)
-        elif _binds_here(st, name):
+        elif binds_name_here(st, name):
             return None
     return values
 
@@ -74,7 +74,7 @@ def _compare(tree) -> int:
             {a.arg for a in ast.walk(func.args) if type(a) is ast.arg} | {"never_bound"}
         for name in sorted(names):
             expected = _reference(func, name)
-            assert _bindings(func, name) == expected, (func.name, name)
+            assert binding_values(func, name) == expected, (func.name, name)
             count += 1
     return count
 
@@ -83,8 +83,8 @@ def test_tricky_forms():
     tree = ast.parse(TRICKY)
     assert _compare(tree) > 20
     func = tree.body[0]
-    values = {name: _bindings(func, name) for name in "abcdehijoprutzlk"}
-    # (in `_statements`' order, which the comparison with the reference checks)
+    values = {name: binding_values(func, name) for name in "abcdehijoprutzlk"}
+    # (in `block_statements`' order, which the comparison with the reference checks)
     assert sorted(ast.unparse(v) for v in values["a"]) == ["1", "g(p)", "z"]
     assert sorted(ast.unparse(v) for v in values["h"]) == ["1", "3"]
     assert values["e"] == [] and [ast.unparse(v) for v in values["i"]] == ["2"]
@@ -93,13 +93,13 @@ def test_tricky_forms():
     assert [ast.unparse(v) for v in values["o"]] == ["7"]
     assert {ast.unparse(v) for v in values["u"]} == {"1", "2"}
     assert values["t"] is not None and values["r"] is not None
-    assert _bindings(func, "never_bound") == []
+    assert binding_values(func, "never_bound") == []
 
 
 def test_answers_are_copies():
     func = ast.parse(TRICKY).body[0]
-    _bindings(func, "a").clear()
-    assert len(_bindings(func, "a")) == 3
+    binding_values(func, "a").clear()
+    assert len(binding_values(func, "a")) == 3
 
 
 def test_dynlint_source():

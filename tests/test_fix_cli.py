@@ -200,14 +200,14 @@ def test_file_changed_on_disk_is_not_overwritten(write, tmp_path):
     path = write("m.py", FIXABLE)
     r = _run_patched(tmp_path, """
         import dynlint.fix.apply as fix
-        read = fix._read
+        read = fix.read_file_bytes
         def edited_meanwhile(path):
             data = read(path)
-            fix._read = read                       # once: someone saves the file now
+            fix.read_file_bytes = read                       # once: someone saves the file now
             with open(path, "a") as fh:
                 fh.write("# edited meanwhile\\n")
             return data
-        fix._read = edited_meanwhile
+        fix.read_file_bytes = edited_meanwhile
         """, "check", "--fix", "--no-cache", "m.py")
     assert path.read_text() == FIXABLE + "# edited meanwhile\n"
     assert "m.py: file changed on disk since it was read; not overwritten" in r.stderr

@@ -10,7 +10,7 @@ from dynlint.analysis import annotations
 from dynlint.analysis.bindings import _binding_table
 from dynlint.analysis.scopes import index_module
 from dynlint.analysis.statements import child_nodes, walk
-from dynlint.analysis.steploops import _LOOPS, _own_node_list, _own_nodes
+from dynlint.analysis.steploops import _LOOPS, _own_node_list, own_nodes
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent / "dynlint"
 
@@ -55,7 +55,7 @@ def test_own_node_list_is_the_generator_listed():
         for loop in ast.walk(tree):
             if isinstance(loop, _LOOPS):
                 assert [id(n) for n in _own_node_list(loop.body)] == \
-                    [id(n) for n in _own_nodes(loop.body)]
+                    [id(n) for n in own_nodes(loop.body)]
 
 
 def test_annotation_kind_kept_on_the_node_is_the_kind():

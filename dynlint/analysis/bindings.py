@@ -7,10 +7,10 @@ import ast
 from .statements import child_nodes, walk
 
 # (the fields of a compound statement that hold blocks; `handlers` hold except clauses)
-_BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
+BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
-def _bindings(func, name: str):
+def binding_values(func, name: str):
     """Values bound to local `name` in `func` (not in nested functions), or None when some
     binding has no single value (a parameter, a loop or `with` target, tuple unpacking...)."""
     table = func.__dict__.get("_dl_bindings")
@@ -23,15 +23,15 @@ def _bindings(func, name: str):
 def bound_values(func, name: str):
     """Every value bound to local `name` anywhere in `func` (not in nested functions), or None
     when some binding has no single value; read from a table kept on the function's node."""
-    return _bindings(func, name)
+    return binding_values(func, name)
 
 
 def _binding_table(func) -> dict:
-    """name -> the values `_bindings` gives (None: no claim), for every name `func` binds."""
+    """name -> the values `binding_values` gives (None: no claim), for every name `func` binds."""
     args = func.args
     table: dict = {a.arg: None for a in (*args.posonlyargs, *args.args, *args.kwonlyargs,
                                         args.vararg, args.kwarg) if a is not None}
-    for st in _statements(func.body):
+    for st in block_statements(func.body):
         t = type(st)
         if t is ast.Assign:
             for target in st.targets:
@@ -73,10 +73,10 @@ def _bound_here_once(st) -> frozenset:
 def last_values(func, name: str, line: int):
     """The values bound to local `name` in `func` before `line` that no later plain
     assignment of the same block replaces (`t = sort(t0); t = t.to(dtype)`: only the second
-    may still be `t` afterwards), or None where `_bindings` has no claim (a parameter, a loop
+    may still be `t` afterwards), or None where `binding_values` has no claim (a parameter, a loop
     target, unpacking...). Straight-line reasoning inside each block; a branch's last binding
     counts, whichever branch runs."""
-    if _bindings(func, name) is None:
+    if binding_values(func, name) is None:
         return None
     out = []
     todo = [func.body]
@@ -92,7 +92,7 @@ def last_values(func, name: str, line: int):
                            if later.lineno < line):
                     out.append(st.value)
                 continue
-            for field in _BLOCK_FIELDS:
+            for field in BLOCK_FIELDS:
                 inner = getattr(st, field, None)
                 if type(inner) is list:
                     stmts = [x for x in inner if isinstance(x, ast.stmt)]
@@ -110,7 +110,7 @@ def rebinds(st, name: str) -> bool:
         type(st.target) is ast.Name and st.target.id == name
 
 
-def _statements(block):
+def block_statements(block):
     """Every statement of a block and of the blocks nested in it (not nested functions)."""
     todo = list(block)
     while todo:
@@ -118,14 +118,14 @@ def _statements(block):
         yield st
         if type(st) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
             continue
-        for field in (*_BLOCK_FIELDS, "handlers"):
+        for field in (*BLOCK_FIELDS, "handlers"):
             inner = getattr(st, field, None)
             if type(inner) is list:
                 todo.extend(x for x in inner if isinstance(x, ast.stmt))
                 todo.extend(s for h in inner if type(h) is ast.ExceptHandler for s in h.body)
 
 
-def _binds_here(st, name: str) -> bool:
+def binds_name_here(st, name: str) -> bool:
     """The statement itself (not the blocks nested in it) binds `name`."""
     return name in _bound_here_once(st)   # (every name at once, kept on the node)
 
@@ -154,7 +154,7 @@ def _walrus_targets(expr) -> set:
     return {n.target.id for n in walk(expr) if type(n) is ast.NamedExpr}
 
 
-def _binds(tree, name: str) -> bool:
+def binds_name(tree, name: str) -> bool:
     """`tree` assigns `name` (assignment, loop or `with` target, walrus, import, def), not
     counting nested functions' own locals."""
     found = tree.__dict__.get("_dl_binds")
@@ -164,7 +164,7 @@ def _binds(tree, name: str) -> bool:
 
 
 def _bound(tree) -> set:
-    """The names `_binds(tree, name)` is true for."""
+    """The names `binds_name(tree, name)` is true for."""
     out = set()
     todo = [tree]
     while todo:
@@ -196,9 +196,9 @@ def int_valued(func, name: str) -> bool:
         if a.arg == name:
             return type(a.annotation) is ast.Name and a.annotation.id == "int"
     found = False
-    for st in _statements(func.body):
+    for st in block_statements(func.body):
         t = type(st)
-        if t in (ast.For, ast.AsyncFor) and _binds(st.target, name):
+        if t in (ast.For, ast.AsyncFor) and binds_name(st.target, name):
             it = st.iter
             if not (type(st.target) is ast.Name and type(it) is ast.Call and
                     type(it.func) is ast.Name and it.func.id == "range"):
@@ -211,9 +211,9 @@ def int_valued(func, name: str) -> bool:
                     if st.value is None or not int_form(st.value):
                         return False
                     found = True
-                elif _binds(target, name):
+                elif binds_name(target, name):
                     return False
-        elif _binds_here(st, name):
+        elif binds_name_here(st, name):
             return False
     return found
 

@@ -21,7 +21,8 @@ from __future__ import annotations
 import ast
 
 from .statements import walk
-from .steploops import _Calls, _VALUE_METHODS, _chain, _loops, _own_nodes, _params, _trains
+from .steploops import (HeldCalls, VALUE_METHODS, callee_chain, loop_statements, own_nodes, param_names,
+                        trains)
 
 _INFERENCE = frozenset({"torch.no_grad", "torch.inference_mode"})
 
@@ -38,18 +39,18 @@ def _inference_loops(fnode, qualname, names) -> list:
     if not decorated and "eval" not in names and "no_grad" not in names and \
             "inference_mode" not in names:
         return []
-    loops = [lp for lp in _loops(fnode.body) if type(lp) in (ast.For, ast.AsyncFor)]
+    loops = [lp for lp in loop_statements(fnode.body) if type(lp) in (ast.For, ast.AsyncFor)]
     if not loops:
         return []
     if decorated or "eval" in names and any(
             type(n) is ast.Call and not n.args and not n.keywords and type(n.func) is ast.Attribute
-            and n.func.attr == "eval" for n in _own_nodes(fnode.body)):
+            and n.func.attr == "eval" for n in own_nodes(fnode.body)):
         return loops
     inside = set()
-    for n in _own_nodes(fnode.body):
+    for n in own_nodes(fnode.body):
         if type(n) in (ast.With, ast.AsyncWith) and any(
                 _inference_call(i.context_expr, qualname) for i in n.items):
-            inside.update(id(lp) for lp in _loops(n.body))
+            inside.update(id(lp) for lp in loop_statements(n.body))
     return [lp for lp in loops if id(lp) in inside]
 
 
@@ -106,8 +107,8 @@ def per_batch_callees(fnode, qualname, names) -> list:
     `self.m(...)`, ("name", f) for `f(...)`."""
     out = []
     for loop in _inference_loops(fnode, qualname, names):
-        nodes = list(_own_nodes(loop.body))
-        if _trains(nodes):
+        nodes = list(own_nodes(loop.body))
+        if trains(nodes):
             continue
         batch, slices = _batch_names(loop, nodes)
         for call in nodes:
@@ -126,14 +127,14 @@ def per_batch_callees(fnode, qualname, names) -> list:
 
 def runs_model(fnode, own_methods, method_holds) -> bool:
     """Whether the function hands what it was given to a model and uses what it returns: a
-    call of something it holds (`steploops._Calls`) or of a parameter's method that is no
+    call of something it holds (`steploops.HeldCalls`) or of a parameter's method that is no
     tensor, container or string method (`model.predict(...)`), with an argument reading a
     parameter (or a name the function bound from one), whose result is assigned or returned."""
-    params = _params(fnode)
+    params = param_names(fnode)
     if not params:
         return False
-    calls = _Calls(fnode, own_methods, method_holds)
-    nodes = list(_own_nodes(fnode.body))
+    calls = HeldCalls(fnode, own_methods, method_holds)
+    nodes = list(own_nodes(fnode.body))
     given = set(params)
     assigns = sorted((n for n in nodes if type(n) is ast.Assign), key=lambda n: (n.lineno, n.col_offset))
     for a in assigns:           # (one pass in source order: `X = X.to(device).float()`)
@@ -151,8 +152,8 @@ def runs_model(fnode, own_methods, method_holds) -> bool:
             continue
         if calls.held(call):
             return True
-        root, attrs = _chain(call.func)
+        root, attrs = callee_chain(call.func)
         if type(root) is ast.Name and root.id in params and len(attrs) == 1 and \
-                attrs[0] not in _VALUE_METHODS and not attrs[0].startswith("_"):
+                attrs[0] not in VALUE_METHODS and not attrs[0].startswith("_"):
             return True
     return False

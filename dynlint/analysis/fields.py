@@ -9,7 +9,7 @@ import ast
 
 from .annotations import declared_class
 from .attributes import held_classes
-from .bindings import _bindings, _binds
+from .bindings import binding_values, binds_name
 
 
 def instance_class(analyzer, node):
@@ -37,10 +37,10 @@ def _declared_or_built(analyzer, fn, name: str):
     for a in args.posonlyargs + args.args + args.kwonlyargs:
         if a.arg == name:
             # A parameter annotated with the class, and never rebound in the function.
-            if any(_binds(st, name) for st in fn.body):     # (kept on each statement)
+            if any(binds_name(st, name) for st in fn.body):     # (kept on each statement)
                 return None
             return classes.get(declared_class(a.annotation))
-    values = _bindings(fn, name)
+    values = binding_values(fn, name)
     if not values:
         return None
     # `State(...)`, or `st._replace(t1=...)` of the same local (a copy of the same class).
@@ -67,6 +67,6 @@ def built_here(analyzer, node) -> bool:
     fn = analyzer._function_node()
     if type(fn) not in (ast.FunctionDef, ast.AsyncFunctionDef):
         return False
-    values = _bindings(fn, node.id)
+    values = binding_values(fn, node.id)
     return bool(values) and all(type(v) is ast.Call and type(v.func) is ast.Name and
                                 v.func.id in analyzer.classes for v in values)

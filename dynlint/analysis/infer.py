@@ -119,7 +119,7 @@ class KindInference:
                 return NOT | (HOST if host else 0) | array | (BOOL if array else 0)
             return lv | BOOL | hostmem.joint(*ks)
         if t is ast.BinOp:
-            return _binop(self.kind(node.left), self.kind(node.right), node.op)
+            return binop_kind(self.kind(node.left), self.kind(node.right), node.op)
         if t is ast.UnaryOp:
             if type(node.op) is ast.Not:
                 return NOT
@@ -496,7 +496,7 @@ def _array_of(*ks: int) -> int:
     return K.ARRAY if any(k & K.ARRAY for k in ks) else 0
 
 
-def _binop(a: int, b: int, op: ast.operator) -> int:
+def binop_kind(a: int, b: int, op: ast.operator) -> int:
     la, lb = K.level(a), K.level(b)
     lv = max(la, lb)
     if (a | b) & SCALAR and (min(la, lb) <= UNKNOWN or a & b & SCALAR):

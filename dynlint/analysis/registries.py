@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 
-from .bindings import _bindings
+from .bindings import binding_values
 
 
 def registries(analyzer) -> dict:
@@ -40,7 +40,7 @@ def built_from_registry(analyzer, fn, name: str) -> tuple:
     cache = analyzer.calls.instances.setdefault(id(fn), {})
     if name in cache:
         return cache[name]
-    values = _bindings(fn, name)        # None: a parameter, loop target, unpacking...
+    values = binding_values(fn, name)        # None: a parameter, loop target, unpacking...
     found = ()
     if values is not None and len(values) == 1:
         v = values[0]

@@ -20,15 +20,17 @@ from .statements import child_nodes, statements, walk
 from .tensor_api import TENSOR_NAMES
 
 # Methods of tensors and of Python containers and strings: `x.view(...)`, `d.get(k)` on a
-# parameter are no model call, `model.decoder(...)` is.
-_VALUE_METHODS = TENSOR_NAMES | frozenset(
+# parameter are no model call, `model.decoder(...)` is (also what `evalsteps` asks of a
+# parameter's method: `model.predict(x)` runs a model, `x.float()` does not).
+VALUE_METHODS = TENSOR_NAMES | frozenset(
     n for t in (list, dict, str, set, tuple, bytes) for n in dir(t) if not n.startswith("_"))
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 
 
-def _own_nodes(nodes):
-    """All nodes under `nodes`, not entering nested functions, classes or lambdas."""
+def own_nodes(nodes):
+    """All nodes under `nodes`, not entering nested functions, classes or lambdas: what runs
+    when the function (or the loop body) runs, not what it only defines."""
     stack = list(nodes)
     while stack:
         node = stack.pop()
@@ -39,7 +41,7 @@ def _own_nodes(nodes):
 
 
 def _own_node_list(nodes) -> list:
-    """`list(_own_nodes(nodes))`, without a generator's resume per node."""
+    """`list(own_nodes(nodes))`, without a generator's resume per node."""
     out, stack = [], list(nodes)
     pop, push, add = stack.pop, stack.append, out.append
     while stack:
@@ -52,7 +54,7 @@ def _own_node_list(nodes) -> list:
 
 
 def _own_statements(body):
-    """The statements `_own_nodes(body)` gives (it enters a function or class that is itself
+    """The statements `own_nodes(body)` gives (it enters a function or class that is itself
     an item of `body`, not deeper ones), without walking their expressions."""
     for node in body:
         if isinstance(node, _NESTED):
@@ -62,8 +64,9 @@ def _own_statements(body):
             yield from statements((node,), enter_defs=False)
 
 
-def _loops(body):
-    """Loop statements of a function body (nested loops included, nested defs not)."""
+def loop_statements(body):
+    """Loop statements of a function body (nested loops included, nested defs not): the
+    candidates for a driving loop here and for an inference loop in `evalsteps`."""
     stack = list(body)
     while stack:
         node = stack.pop()
@@ -78,8 +81,10 @@ def _loops(body):
                 stack.extend(case.body)
 
 
-def _chain(func):
-    """(root node, attribute names from the root outward) of a callee expression."""
+def callee_chain(func):
+    """(root node, attribute names from the root outward) of a callee expression
+    (`self.model.decoder(...)` -> (Name self, ["model", "decoder"])): whether a call is held is
+    decided by its root and its first attribute, whatever indexing or calls sit between."""
     attrs = []
     node = func
     while True:
@@ -96,7 +101,9 @@ def _chain(func):
             return node, attrs
 
 
-def _params(fnode) -> set[str]:
+def param_names(fnode) -> set[str]:
+    """The function's named parameters but `self`/`cls`: what a caller hands it (a model, a
+    batch), as opposed to what it holds through `self`."""
     a = fnode.args
     names = {x.arg for x in (*a.posonlyargs, *a.args, *a.kwonlyargs)}
     names.discard("self")
@@ -110,17 +117,21 @@ def _held_locals(fnode) -> set[str]:
     out = set()
     for node in _own_statements(fnode.body):
         if type(node) is ast.Assign and type(node.value) is ast.Attribute:
-            root, _ = _chain(node.value)
+            root, _ = callee_chain(node.value)
             if type(root) is ast.Name and root.id == "self":
                 out.update(t.id for t in node.targets if type(t) is ast.Name)
     return out
 
 
-class _Calls:
-    """Decides whether a call is a call of something a function holds."""
+class HeldCalls:
+    """Decides whether a call is a call of something a function holds (`self(...)`,
+    `self.model(...)`, a parameter called or through a submodule, a local bound to one of
+    those): the call that runs a model, shared by driving loops here and by evaluation
+    steps (`evalsteps.runs_model`). `method_holds(name)` answers for a method of the same
+    class (followed only when `follow_methods`)."""
 
     def __init__(self, fnode, own_methods, method_holds):
-        self.params = _params(fnode)
+        self.params = param_names(fnode)
         self.locals = _held_locals(fnode)
         self.own_methods, self.method_holds = own_methods, method_holds
 
@@ -128,7 +139,7 @@ class _Calls:
         func = call.func
         if type(func) is ast.Name:
             return func.id == "self" or func.id in self.params or func.id in self.locals
-        root, attrs = _chain(func)
+        root, attrs = callee_chain(func)
         if type(root) is not ast.Name or not attrs:
             return False
         if root.id == "self":
@@ -136,15 +147,15 @@ class _Calls:
                 return follow_methods and len(attrs) == 1 and self.method_holds(attrs[0])
             return True
         if root.id in self.params:        # `model.decoder(...)`; not `x.view(...)`, `op.Cast(...)`
-            return len(attrs) > 1 and attrs[0] not in _VALUE_METHODS
+            return len(attrs) > 1 and attrs[0] not in VALUE_METHODS
         return root.id in self.locals
 
 
 def calls_held(fnode, own_methods) -> bool:
     """Whether the function's own body calls something it holds (methods not followed)."""
-    calls = _Calls(fnode, own_methods, None)
+    calls = HeldCalls(fnode, own_methods, None)
     return any(type(n) is ast.Call and calls.held(n, follow_methods=False)
-               for n in _own_nodes(fnode.body))
+               for n in own_nodes(fnode.body))
 
 
 def _targets(node):
@@ -168,8 +179,10 @@ def _targets(node):
     return out
 
 
-def _trains(nodes) -> bool:
-    """A training loop (`loss.backward()`, `optimizer.zero_grad()`): cold code, no driver."""
+def trains(nodes) -> bool:
+    """Whether `nodes` (a loop body's or a function body's own nodes, `own_nodes`) run a
+    training step (`loss.backward()`, `optimizer.zero_grad()`): a training loop is cold code
+    around the step, no driver of a model nor an evaluation loop."""
     return any(type(n) is ast.Call and type(n.func) is ast.Attribute
                and n.func.attr in ("backward", "zero_grad") for n in nodes)
 
@@ -213,11 +226,6 @@ def _first_binding(nodes, assigns):
     return first
 
 
-def trains(fnode) -> bool:
-    """Whether the function's own body runs a training step (`.backward()`, `.zero_grad()`)."""
-    return _trains(_own_nodes(fnode.body))
-
-
 def drives_model(fnode, own_methods, method_holds) -> bool:
     """Whether one of the function's loops feeds what a held callee returns back into the
     next iteration's held call: a name bound (or a tensor written, `tokens[:, i] = ...`) from
@@ -227,12 +235,12 @@ def drives_model(fnode, own_methods, method_holds) -> bool:
     loop whose iterations are independent (build a model, fit it, score it, collect the
     score) or that only accumulates results (`total += self.model(x)`) is no driver."""
     calls = None
-    for loop in _loops(fnode.body):
+    for loop in loop_statements(fnode.body):
         nodes = _own_node_list(loop.body)
-        if not any(type(n) is ast.Call for n in nodes) or _trains(nodes):
+        if not any(type(n) is ast.Call for n in nodes) or trains(nodes):
             continue
         if calls is None:
-            calls = _Calls(fnode, own_methods, method_holds)
+            calls = HeldCalls(fnode, own_methods, method_holds)
         assigns = [n for n in nodes if type(n) in (ast.Assign, ast.AugAssign, ast.AnnAssign)
                    and n.value is not None]
         held = [n for n in nodes if type(n) is ast.Call and calls.held(n)]

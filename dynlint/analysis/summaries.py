@@ -21,7 +21,7 @@ from . import passthrough
 from .annotations import annotation_kind, declared_numbers
 from .attributes import held_classes, held_imported
 from .fields import built_here, instance_class
-from .bindings import _binds, bound_values, last_values
+from .bindings import binds_name, bound_values, last_values
 from .kinds import BOOL, HOST, NOT, PROBABLE, TENSOR, UNKNOWN
 from .registries import built_from_registry, registries
 from .scopes.crossfile import resolve_import
@@ -261,7 +261,7 @@ class LocalCalls:
         args = fn.args
         if not any(a.arg == name for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)):
             return False
-        return type(fn) is ast.Lambda or not any(_binds(st, name) for st in fn.body)
+        return type(fn) is ast.Lambda or not any(binds_name(st, name) for st in fn.body)
 
     def note_return(self, value: ast.AST | None) -> None:
         info = self.a.frame_info()

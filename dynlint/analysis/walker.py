@@ -18,7 +18,7 @@ from .scopes import index_module
 from .scopes.info import Scopes
 from .annotations import annotation_kind
 from .evidence import PANDAS_ONLY
-from .infer import KindInference, _binop
+from .infer import KindInference, binop_kind
 from .paths import PathJoins, ends, holds_host, stored_names
 from .summaries import LocalCalls
 from .text import finder
@@ -72,6 +72,9 @@ class Analyzer(PathJoins, KindInference):
         # Qualified names of the module-level functions and methods to walk (None: all): a
         # walk again with what other files return walks only those that asked (crossfile.py).
         self.only = None
+        # A walk again's record of the first walk's roles, and the module's text it was
+        # taken from (scopes.reach.roles_record): the pre-pass replays them.
+        self.roles, self.text = None, None
         self.scopes = Scopes()
         self.imports = self.scopes.imports
         self.classes = self.scopes.classes
@@ -89,7 +92,8 @@ class Analyzer(PathJoins, KindInference):
     def run(self, tree: ast.AST, lines: list[str]) -> None:
         self.lines = lines
         self.tree = tree                   # for module-wide facts some predicates need
-        self.scopes = index_module(tree, lines, module=self.module_name, defer=self.defer)
+        self.scopes = index_module(tree, lines, module=self.module_name, defer=self.defer,
+                                   roles=self.roles, text=self.text)
         self.imports, self.classes = self.scopes.imports, self.scopes.classes
         if self.walk_anyway is not None:
             self._unskipped = self.walk_anyway(self)
@@ -236,7 +240,7 @@ class Analyzer(PathJoins, KindInference):
     def _augassign(self, node: ast.AugAssign) -> None:
         self.child(node.value)
         self.child(node.target)
-        self.bind(node.target, _binop(self.kind(node.target), self.kind(node.value), node.op))
+        self.bind(node.target, binop_kind(self.kind(node.target), self.kind(node.value), node.op))
 
     def _annassign(self, node: ast.AnnAssign) -> None:
         if node.value is not None:

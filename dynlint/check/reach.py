@@ -42,7 +42,7 @@ def reach_and_cold(all_facts, why: dict | None = None) -> tuple:
 def cold_called(all_facts, model: set) -> set:
     """The functions (absolute names) neutral in their file, reached by no model code, whose
     every caller in the project is cold, to a fixed point: the rule that makes a function
-    cold in its file when only cold code there calls it (scopes.cold._spread_cold), across
+    cold in its file when only cold code there calls it (scopes.cold.spread_cold), across
     files. A call counts when a cold function's tree calls the function (`<cold>`: not a
     test, not a name that is weak evidence, see scopes.cold.cold_caller) or when a neutral
     function that is itself cold-called does (its `~name` export); any other mention (model

@@ -35,16 +35,17 @@ RECHECK_PARALLEL = 6            # the same for walks again with other files' sum
 
 
 def analyse_source(engine: Engine, text: str, display: str, module=None, external=None,
-                   only=None):
+                   only=None, roles=None):
     """(findings, facts) for one module's text (used for stdin and by workers); `external`:
-    what calls into other files return (crossfile.settle)."""
+    what calls into other files return (crossfile.settle); `roles`: the first walk's
+    (FileFacts.roles), for a walk again."""
     try:
         tree = source.parse(text, display)      # every file, so syntax errors always show
         if not engine.may_match(text):
             return [], None
         name, is_package = module if module else (None, False)
         return engine.check_module(text, display, tree=tree, module=name, is_package=is_package,
-                                   external=external, only=only)
+                                   external=external, only=only, roles=roles)
     except source.SourceError as exc:
         return [exc.finding], None
     except Exception as exc:       # a bug in dynlint must not stop the run
@@ -305,7 +306,7 @@ def _settle(named: list, others: list, found_in: dict, configs, texts: dict | No
             found = ready.pop(path, None)
             if found is None or found[0] != key:
                 found = _recheck_file((path, display, configs.number(profile), external, only,
-                                       key))[1:]
+                                       key, facts.roles))[1:]
             _, stat, digest, entry = found
             if entry is None:
                 return facts            # unreadable now: keep what we had
@@ -339,7 +340,8 @@ def _settle(named: list, others: list, found_in: dict, configs, texts: dict | No
             display, profile, _ = found_in[path]
             key = external_key(external, only)
             if memo.get(profile, path, key, display) is None:
-                todo.append((path, display, configs.number(profile), external, only, key))
+                todo.append((path, display, configs.number(profile), external, only, key,
+                             facts.roles))
         if len(todo) < RECHECK_PARALLEL:
             return
         todo.sort(key=_size, reverse=True)
@@ -378,14 +380,14 @@ class _Background:
 def _recheck_file(job):
     """A worker's walk again of some functions of a file, with what calls into other files
     return (see _settle); entry None if the file cannot be read now."""
-    path, display, index, external, only, key = job
+    path, display, index, external, only, key, roles = job
     engine, max_bytes = _ENGINES[index]
     try:
         data, stat = source.read_bytes(path, display, max_bytes)
         text = source.decode(data, display)
     except source.SourceError:
         return path, key, None, None, None
-    result = analyse_source(engine, text, display, module_name(path), external, only)
+    result = analyse_source(engine, text, display, module_name(path), external, only, roles)
     return path, key, stat, content_hash(data), (result, _snippets(text, result))
 
 

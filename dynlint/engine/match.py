@@ -60,6 +60,9 @@ class FileFacts:
     # does not is withdrawn (crossfile.merged, runner._settle).
     negated: dict = field(default_factory=dict)
     origin: str | None = None                        # the file (not cached)
+    # What the pre-pass's roles came to in the first walk, for the walks again of the same
+    # text (scopes.reach.roles_record; not cached: without it a walk again decides them again).
+    roles: tuple | None = field(default=None, compare=False, repr=False)
 
     def summarises(self) -> bool:
         return bool(self.returns or self.demands or self.classes or self.aliases or
@@ -205,7 +208,7 @@ class Engine:
 
     def check_module(self, source: str, path: str, tree: ast.AST | None = None,
                      gate: bool = True, module: str | None = None, is_package: bool = False,
-                     external: dict | None = None, only=None):
+                     external: dict | None = None, only=None, roles=None):
         """(findings, facts). With a `module` name, also collect FileFacts: findings of
         model-code rules inside neutral module-level functions are kept aside, to be reported
         if another file's model code calls those functions."""
@@ -223,6 +226,7 @@ class Engine:
         if external:
             analyzer.calls.external = external
         analyzer.only = only
+        analyzer.roles, analyzer.text = roles, source
         collect = facts is not None
         analyzer.neutral_hits = {}
         matcher = Matcher(analyzer.qualname)
@@ -269,6 +273,9 @@ class Engine:
                 facts.demands = {k: sorted(v) for k, v in sorted(analyzer.calls.demands.items())}
                 facts.opens = analyzer.calls.opens()
                 facts.imports = project_imports(analyzer.scopes, module, is_package)
+                if facts.demands or facts.opens:        # (what crossfile.settle walks again)
+                    from ..analysis.scopes.reach import roles_record
+                    facts.roles = roles_record(analyzer.scopes, source)
             facts.returns = analyzer.calls.exported()
             facts.negated = analyzer.calls.negated
             facts.calls = analyzer.calls.out_calls

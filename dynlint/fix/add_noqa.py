@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..engine.noqa import add_directives
 from ..project import source as sourcelib
 from ..project import notebook
-from .apply import _atomic_write, _read
+from .apply import atomic_write, read_file_bytes
 
 
 def add_noqa(findings) -> tuple[int, list[str]]:
@@ -21,7 +21,7 @@ def add_noqa(findings) -> tuple[int, list[str]]:
     added, messages = 0, []
     for path, wanted in sorted(by_path.items()):
         try:
-            data = _read(path)
+            data = read_file_bytes(path)
             if path.endswith(".ipynb"):
                 new, n, skipped = notebook.edit_cells(
                     data, path, lambda cell, text: add_directives(
@@ -37,7 +37,7 @@ def add_noqa(findings) -> tuple[int, list[str]]:
             messages.append(f"{path}:{line}: no `# noqa` added: the line ends inside a string "
                             "or with a backslash")
         if n and new != data:
-            _atomic_write(path, new)
+            atomic_write(path, new)
             added += n
     return added, messages
 

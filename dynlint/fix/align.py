@@ -23,7 +23,7 @@ from __future__ import annotations
 import ast
 
 from ..analysis import kinds as K
-from ..analysis.bindings import _binds, _binds_here
+from ..analysis.bindings import binds_name, binds_name_here
 from ..analysis.statements import walk
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -94,7 +94,7 @@ class Facts:
             for prev in reversed(block[:i]):
                 if _reshapes_in_place(prev, name):
                     return None          # `x.unsqueeze_(0)`: the shape changed after the def
-                if not _binds(prev, name) and not (isinstance(prev, _DEFS[:2]) and prev.name == name):
+                if not binds_name(prev, name) and not (isinstance(prev, _DEFS[:2]) and prev.name == name):
                     continue
                 t = type(prev)
                 if t is ast.Assign and len(prev.targets) == 1 and type(prev.targets[0]) is ast.Name:
@@ -103,13 +103,13 @@ class Facts:
                     return "value", prev.value, [prev] + rest[rest.index(owner):]
                 return "stmt", prev
             if isinstance(owner, _LOOPS):
-                if _binds_here(owner, name) or any(_binds(s, name) for s in owner.body + owner.orelse):
+                if binds_name_here(owner, name) or any(binds_name(s, name) for s in owner.body + owner.orelse):
                     return None          # the previous iteration's value may reach here
             elif not isinstance(owner, (ast.If, *_DEFS)) and any(
-                    _binds(s, name) for f in _BLOCKS if getattr(owner, f, None) is not block
+                    binds_name(s, name) for f in _BLOCKS if getattr(owner, f, None) is not block
                     for s in getattr(owner, f, None) or ()):
                 return None              # a `try` body may have bound it before its handler
-            if isinstance(owner, ast.stmt) and not isinstance(owner, _DEFS) and _binds_here(owner, name):
+            if isinstance(owner, ast.stmt) and not isinstance(owner, _DEFS) and binds_name_here(owner, name):
                 return "stmt", owner
         return None
 

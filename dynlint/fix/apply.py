@@ -127,7 +127,7 @@ def _fix_file(item):
     if path.endswith(notebook.SUFFIX):
         return _fix_notebook(path, before)
     try:
-        data = _read(path)
+        data = read_file_bytes(path)
         text = sourcelib.decode(data, path)
     except (OSError, sourcelib.SourceError) as exc:
         return None, 0, "", [f"{path}: cannot read for fixing: {exc}"]
@@ -154,9 +154,9 @@ def _write_unless_changed(path, read_bytes: bytes, new_bytes: bytes) -> str | No
     """Write atomically, unless the file changed on disk since `read_bytes` were read (another
     tool or an editor saved it): a message saying why nothing was written, else None."""
     try:
-        if _digest(_read(path)) != _digest(read_bytes):
+        if _digest(read_file_bytes(path)) != _digest(read_bytes):
             return f"{path}: file changed on disk since it was read; not overwritten"
-        _atomic_write(path, new_bytes)
+        atomic_write(path, new_bytes)
     except OSError as exc:
         return f"{path}: cannot write: {exc}"
     return None
@@ -168,7 +168,7 @@ def _fix_notebook(path, before):
     engine, unsafe, display_only, write, plan = _JOB
     engine = _engine(engine, plan, path)
     try:
-        data = _read(path)
+        data = read_file_bytes(path)
         new_data, (fixed, remaining, messages) = notebook.edit_joined(
             data, path, lambda text: _fix_joined(text, path, engine, unsafe, display_only, _keeper(plan)))
         nb_after = notebook.load(new_data, path)
@@ -219,7 +219,7 @@ def _carried(before, alone, old, new) -> list:
     return out
 
 
-def _read(path) -> bytes:
+def read_file_bytes(path) -> bytes:
     with open(path, "rb") as fh:
         return fh.read()
 
@@ -233,7 +233,7 @@ def _encoding(data: bytes) -> str:
     return tokenize.detect_encoding(io.BytesIO(data).readline)[0]
 
 
-def _atomic_write(path, data: bytes) -> None:
+def atomic_write(path, data: bytes) -> None:
     """Write through a temporary file in the same directory and rename it over the target,
     so a reader (or an interrupted run) sees either the old file or the new one."""
     real = os.path.realpath(path)

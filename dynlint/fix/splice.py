@@ -312,7 +312,7 @@ def add_imports(text: str, imports) -> str:
     (`optional from habana_frameworks.torch.core import mark_step`)."""
     import libcst as cst
     tree = ast.parse(text)
-    bound = _top_level_names(tree)
+    bound = top_level_names(tree)
     code = []
     for spec in imports:
         optional = spec.startswith(OPTIONAL)
@@ -352,7 +352,7 @@ def _names_bound(stmt: str) -> set:
     return {a.asname or a.name for a in node.names}
 
 
-def _top_level_names(tree) -> set:
+def top_level_names(tree) -> set:
     """Names bound at module level by imports and definitions, also inside a top-level
     `try` or `if` (guarded imports)."""
     out = set()

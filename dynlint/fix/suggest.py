@@ -31,8 +31,8 @@ from ..engine.spans import char_col, segment
 from ..finding import Edit, Fix
 from ..engine.patterns import META_PREFIX, Pattern, meta_name, same_code
 from ..engine.predicates import MatchContext
-from ..analysis.bindings import _binds
-from .splice import _top_level_names
+from ..analysis.bindings import binds_name
+from .splice import top_level_names
 
 _META_RE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 _SKIP_FIELDS = frozenset({"ctx", "type_comment", "kind"})
@@ -241,12 +241,12 @@ def _import_place(spec: str, analyzer, chain):
     if spec.startswith(("from ", "optional ")) or not analyzer.tree:
         return "module"
     name = spec.removeprefix("import ").strip().split(".")[0]
-    if name in _top_level_names(analyzer.tree):
+    if name in top_level_names(analyzer.tree):
         return "module"                      # already there: nothing is added
     functions = [a for a in chain if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    if any(_binds(s, name) for f in functions for s in f.body):
+    if any(binds_name(s, name) for f in functions for s in f.body):
         return None
-    lazy = any(type(n) in (ast.Import, ast.ImportFrom) and _binds(n, name)
+    lazy = any(type(n) in (ast.Import, ast.ImportFrom) and binds_name(n, name)
                for n in ast.walk(analyzer.tree))
     if not lazy or not functions:
         return "module"

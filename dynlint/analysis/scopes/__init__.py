@@ -31,8 +31,8 @@ from __future__ import annotations
 import ast
 
 from .info import FunctionInfo, Scopes
-from .reach import _assign_roles
-from .scan import _scan
+from .reach import apply_roles, assign_roles
+from .scan import scan_body
 
 
 # Packages (or modules) of test code, by the dotted module name (as ruff and pytest tell tests
@@ -66,11 +66,13 @@ def is_example_module(module: str | None) -> bool:
 
 
 def index_module(tree: ast.Module, lines: list[str], explain: bool = False,
-                 module: str | None = None, defer: bool = False) -> Scopes:
+                 module: str | None = None, defer: bool = False, roles=None,
+                 text: str | None = None) -> Scopes:
     """The pre-pass over one module; `module` (its dotted name, when known) tells test
     packages, whose code is all cold, and example packages (no library: see _EXAMPLE_PARTS).
     With `defer` (the cross-file step will run), the entry points of a class whose bases are
-    of other files are left to it (ClassInfo.deferred)."""
+    of other files are left to it (ClassInfo.deferred). `roles`: what the roles came to in
+    the first walk of the same `text` (reach.roles_record), replayed instead of decided again."""
     scopes = Scopes()
     scopes.defer = defer
     if explain:
@@ -82,8 +84,9 @@ def index_module(tree: ast.Module, lines: list[str], explain: bool = False,
     elif is_example_module(module):
         scopes.example_module = module
     order: list[FunctionInfo] = []
-    _scan(tree.body, scopes, order, None, None, "", True)
-    _assign_roles(scopes, order, lines)
+    scan_body(tree.body, scopes, order, None, None, "", True)
+    if roles is None or explain or not apply_roles(scopes, order, text, roles):
+        assign_roles(scopes, order, lines)
     scopes.order = order
     for f in order:
         if f.parent is None and f.cls is None:

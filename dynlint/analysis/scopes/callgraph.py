@@ -1,13 +1,13 @@
-"""Who may call whom inside one module, read from function text (`_CallGraph`)."""
+"""Who may call whom inside one module, read from function text (`CallGraph`)."""
 from __future__ import annotations
 
 from ..steploops import calls_held
-from .held import _HELD_NAME, declared_here
+from .held import HELD_NAME, declared_here
 from .info import ClassInfo, FunctionInfo, Scopes
-from .naming import _COLD_FUNC, _HELD_INSTANCE, called_instances, constructed, constructed_classes
+from .naming import COLD_FUNC, HELD_INSTANCE, called_instances, constructed, constructed_classes
 
 
-class _CallGraph:
+class CallGraph:
     """Who may call whom inside one module, read from function text: `self.m(...)` reaches
     the class's own `m` (or any class's `m`), a module function's name reaches it, `x.m` or
     `self.x.m` reaches any class's method `m`, and `self.x` where some method stores
@@ -30,14 +30,14 @@ class _CallGraph:
         classes = scopes.classes
         text = "\n".join(lines) if self.methods else ""
         if "self." in text:
-            for attr, cls in _HELD_INSTANCE.findall(text):
+            for attr, cls in HELD_INSTANCE.findall(text):
                 info = classes.get(cls)
                 if info is not None:
                     for name in ("__call__", "forward"):
                         self.held.setdefault(attr, []).extend(info.methods.get(name, ()))
             # (`self.config = config` is in most modules, early: the search first, then a
             # look for each class's name as an annotation over the whole text)
-            if _HELD_NAME.search(text) and \
+            if HELD_NAME.search(text) and \
                     any(f": {n}" in text or f"[{n}" in text for n in classes):
                 # `self.bm = bm`, `bm: BaseBrownian` of this file: the `__call__` of it and of
                 # its subclasses here
@@ -75,7 +75,7 @@ class _CallGraph:
             for member in f.members(self.lines):
                 found = methods.get(member)     # (most members are no method of this file)
                 if found is not None and not member.startswith("__"):
-                    out.extend(g for g in found if not g.cls.cold and not _COLD_FUNC.match(g.name))
+                    out.extend(g for g in found if not g.cls.cold and not COLD_FUNC.match(g.name))
         if self.names:
             for name in self.names.intersection(names_here):
                 out.extend(self.module_funcs[name])

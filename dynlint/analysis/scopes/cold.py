@@ -8,17 +8,17 @@ import re
 from ..reporting import returns_host_numbers, returns_host_object, returns_python_bool, returns_text
 from ..roles import Role
 from ..statements import walk
-from .callgraph import _CallGraph
+from .callgraph import CallGraph
 from .info import FunctionInfo, Scopes
 from .held import stores
-from .naming import _COLD_BASE, _COLD_CLASS, _COLD_FUNC, _METHOD_ALIAS, _ROOT_METHOD
+from .naming import COLD_BASE, COLD_CLASS, COLD_FUNC, METHOD_ALIAS, ROOT_METHOD
 
 
 # Modules whose data structures live on the host only: a function that keeps a heap or
 # bisects a sorted list runs a host algorithm (greedy clustering, scheduling, search), which
 # no device step contains; one that does symbolic algebra (`sympy`) generates formulas or
 # code from tensor constants, offline.
-_HOST_ALGORITHMS = frozenset({"heapq", "bisect", "sympy"})
+HOST_ALGORITHMS = frozenset({"heapq", "bisect", "sympy"})
 # A bisect is a search only when repeated: one lookup outside any loop (where a solver's
 # setup starts in its sorted list of jump times) is one line of a function that otherwise
 # runs device code, no algorithm that would make the whole function host code.
@@ -27,16 +27,16 @@ _LOOPS = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictC
           ast.GeneratorExp)
 
 
-def _host_algorithm(f: FunctionInfo, scopes: Scopes, lines) -> bool:
+def host_algorithm(f: FunctionInfo, scopes: Scopes, lines) -> bool:
     """Whether the function calls `heapq`/`sympy` (by module or by a name imported from it),
     or `bisect` in a loop."""
     imports = scopes.imports
     if not imports:
         return False
     names, _, pairs = f.refs(lines)
-    found = {imports.get(name) for name, attr in pairs if imports.get(name) in _HOST_ALGORITHMS}
+    found = {imports.get(name) for name, attr in pairs if imports.get(name) in HOST_ALGORITHMS}
     found.update(imports[n].rpartition(".")[0] for n in names
-                 if n in imports and imports[n].rpartition(".")[0] in _HOST_ALGORITHMS)
+                 if n in imports and imports[n].rpartition(".")[0] in HOST_ALGORITHMS)
     if found - _REPEATED_ONLY:
         return True
     return bool(found) and _in_loop(f.node, scopes.imports, _REPEATED_ONLY)
@@ -80,7 +80,7 @@ def evaluates(f: FunctionInfo, lines) -> bool:
     return any(min(at) <= max(calls["train"].get(recv, (0,))) for recv, at in calls["eval"].items())
 
 
-def _returns_float(node) -> bool:
+def returns_float(node) -> bool:
     """Declared to return Python floats (`-> float`, `-> tuple[float, float]`): a statistic or
     metric of tensors (a graph's assortativity, a group distance ratio), whose reads of tensor
     data are its result; or metrics by name beside what they were computed from (`->
@@ -111,11 +111,11 @@ def _float_dict(ann) -> bool:
 
 
 # Annotations that name the data pipeline's objects (a library's own dataset bases included,
-# as `_COLD_BASE` counts them); not `...Sampler` alone, which models' box samplers are named.
+# as `COLD_BASE` counts them); not `...Sampler` alone, which models' box samplers are named.
 _DATA_TYPE = re.compile(r"^(\w*Dataset|Sampler|BatchSampler|DataLoader|\w*DataModule)$")
 
 
-def _handles_data(node) -> bool:
+def handles_data(node) -> bool:
     """Declared to take or return a dataset, sampler or loader (`def split(dataset: GeoDataset,
     ...) -> list[GeoDataset]`): data preparation, which runs before any step does."""
     args = node.args
@@ -151,10 +151,10 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
                "once per distinct arguments, whoever calls it"
     if f.parent is not None and f.parent.role == Role.COLD:
         return f"it is nested in `{f.parent.qualname}`, which is cold"
-    if _COLD_FUNC.match(f.name):
+    if COLD_FUNC.match(f.name):
         return f"its name `{f.name}` is one of code that runs outside the model " \
                "(construction, initialisation, data, training loop, tests, I/O)"
-    if _returns_float(f.node):
+    if returns_float(f.node):
         return "it is declared to return Python floats: a statistic or metric, its reads are its result"
     if returns_host_numbers(f.node):
         return "every return converts tensor data to Python floats, or to a record of Python " \
@@ -165,10 +165,10 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
     if returns_host_object(f.node, scopes.qualname):
         return "every return is an object of a host container library (a scipy sparse matrix, " \
                "a graph, a data frame, an image): an export of the data it read"
-    if scopes.defer and not _ROOT_METHOD.match(f.name) and returns_python_bool(f.node):
+    if scopes.defer and not ROOT_METHOD.match(f.name) and returns_python_bool(f.node):
         return "every return is a Python bool (a constant, `bool(...)`, `torch.equal`, a " \
                "comparison with a size or a read): a predicate, its reads are its answer"
-    if _handles_data(f.node):
+    if handles_data(f.node):
         return "it is declared to take or return a dataset, sampler or loader: data preparation"
     if id(f) in scopes.host_algorithms:
         return "it keeps a heap, bisects a list in a loop or does symbolic algebra (`heapq`, " \
@@ -176,11 +176,11 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
     cls = f.cls
     if cls is None or not cls.cold:
         return "only cold code in this file calls it"
-    if _COLD_CLASS.search(cls.name):
+    if COLD_CLASS.search(cls.name):
         return f"its class `{cls.name}` is named like code that runs outside the model " \
                "(tests, tokenizers, processors, collate functions, configs)"
     for base in scopes.bases.get(cls.name, ()):
-        if _COLD_BASE.search(base):
+        if COLD_BASE.search(base):
             return f"its class `{cls.name}` derives from `{base}` (data loading, training, tests, " \
                    "a host thread)"
         if base in scopes.classes and scopes.classes[base].cold:
@@ -188,7 +188,7 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
     return f"its class `{cls.name}` is cold"
 
 
-def _spread_cold(order: list[FunctionInfo], graph: _CallGraph, soft: set,
+def spread_cold(order: list[FunctionInfo], graph: CallGraph, soft: set,
                  memoized: frozenset | set = frozenset(), steps: set = frozenset()) -> None:
     """A function that only cold code calls is cold (a helper `__init__` calls to build
     buffers runs once, at construction; a segment check only post-processing calls).
@@ -198,7 +198,7 @@ def _spread_cold(order: list[FunctionInfo], graph: _CallGraph, soft: set,
     callers: dict[int, set[int]] = {}
     by_id = {id(f): f for f in order}
     # (`self.step = self.additive_step` is rare: one look at the module's text first)
-    aliasing = _METHOD_ALIAS.search("\n".join(graph.lines)) is not None
+    aliasing = METHOD_ALIAS.search("\n".join(graph.lines)) is not None
     for f in order:
         stored = _stored_methods(f, graph.lines) if aliasing and f.cls is not None else ()
         for g in graph.callees(f):

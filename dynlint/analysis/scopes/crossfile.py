@@ -12,7 +12,7 @@ from ..statements import child_nodes
 from .cold import cold_caller
 from .info import TOKEN_TABLE, ClassInfo, FunctionInfo, Scopes
 from .held import held_attributes
-from .naming import _STDLIB, called_instances, constructed
+from .naming import STDLIB, called_instances, constructed
 
 
 def resolve_import(target: str, module: str, is_package: bool) -> str:
@@ -330,7 +330,7 @@ class _CallRefs:
 def _project(name: str) -> str | None:
     """`name`, unless it is surely of a library the project uses (torch, numpy, the standard
     library): nothing there is dropped, so the facts need not carry it."""
-    return None if (name + ".").startswith(_NOT_PROJECT) or name.partition(".")[0] in _STDLIB \
+    return None if (name + ".").startswith(_NOT_PROJECT) or name.partition(".")[0] in STDLIB \
         else name
 
 
@@ -482,4 +482,4 @@ def project_imports(scopes: Scopes, module: str, is_package: bool) -> list:
     files may call into which (crossfile.settle gathers parameters' call sites by them)."""
     return sorted({resolve_import(t, module, is_package) for t in scopes.imports.values()
                    if not (t + ".").startswith(_NOT_PROJECT) and
-                   t.partition(".")[0] not in _STDLIB})
+                   t.partition(".")[0] not in STDLIB})

@@ -12,10 +12,10 @@ from __future__ import annotations
 import ast
 import re
 
-from .naming import _HELD_INSTANCE, _METHOD_ALIAS
+from .naming import HELD_INSTANCE, METHOD_ALIAS
 
 # `self.bm = bm` (a bare name, the whole value).
-_HELD_NAME = re.compile(r"self\.(\w+)\s*(?::[^=\n]*)?=\s*([A-Za-z_]\w*)\s*(?:#.*)?$", re.M)
+HELD_NAME = re.compile(r"self\.(\w+)\s*(?::[^=\n]*)?=\s*([A-Za-z_]\w*)\s*(?:#.*)?$", re.M)
 # `self.x =` / `self.x: T =`: how every store the patterns above read begins.
 _STORE = re.compile(r"self\.\w+\s*(?::[^=\n]*)?=(?!=)")
 # Annotation heads that wrap the class without changing what the value is an instance of.
@@ -59,12 +59,12 @@ def stores(cls, lines: list[str]) -> list:
             # nothing in `self`, and one search tells so.)
             if "self." not in text or _STORE.search(text) is None:
                 continue
-            found += [(attr, name, None, node) for attr, name in _HELD_INSTANCE.findall(text)]
-            found += [(attr, name, "=", node) for attr, name in _HELD_NAME.findall(text)
+            found += [(attr, name, None, node) for attr, name in HELD_INSTANCE.findall(text)]
+            found += [(attr, name, "=", node) for attr, name in HELD_NAME.findall(text)
                       if name != "self"]
             # `self.step = self.additive_step`: calling `self.step(...)` on this object runs
             # `additive_step` (an override chosen at construction)
-            found += [(attr, name, ".", node) for attr, name in _METHOD_ALIAS.findall(text)
+            found += [(attr, name, ".", node) for attr, name in METHOD_ALIAS.findall(text)
                       if name in cls.methods and attr != name]
     cls.held_text = found
     return found

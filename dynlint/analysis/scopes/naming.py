@@ -7,7 +7,7 @@ import re
 import sys
 
 
-_COLD_FUNC = re.compile(
+COLD_FUNC = re.compile(
     r"^(__init__|__new__|__repr__|__str__|__len__|__getitem__|__iter__|__setstate__|"
     r"__getstate__|__post_init__|_?init_weights?|_?initiali[sz]e.*|reset_parameters|"
     r"reset|extra_repr|train(_.*|ing_step.*)?|fit.*|evaluat.*|eval_.*|validat.*|test(_.*)?|"
@@ -21,51 +21,51 @@ _COLD_FUNC = re.compile(
 # "...Sampler" may well be called from forward, like torchvision's box samplers). Any base named
 # `...Dataset` counts: a library's own dataset bases (`InMemoryDataset`, `TensorDataset`,
 # `HFDataset`) derive from torch's in files the pre-pass does not read.
-_COLD_CLASS = re.compile(
+COLD_CLASS = re.compile(
     r"^Test|Tests$|Tokenizer|FeatureExtractor$|ImageProcessor|Collat(e|or)|"
     r"^(?!.*(Attn|Attention)).*Processor(Fast)?$|Config$|Args$|Arguments$",
 )
-_COLD_BASE = re.compile(
+COLD_BASE = re.compile(
     r"(^|\.)(\w*Dataset|Sampler|BatchSampler|DataLoader|TestCase|\w*Transform|"
     r"LightningDataModule|DataModule|Trainer|TrainerCallback|Callback|PretrainedConfig|"
     r"threading\.Thread)$"
 )
-_MODULE_BASE = re.compile(
+MODULE_BASE = re.compile(
     r"(^|\.)(Module|Sequential|ModuleList|ModuleDict)$|(Model|Module|Layer|Block|Net|Network|"
     r"Loss|Attention|Encoder|Decoder|Head|MLP|Embeddings?|Backbone|Transformer|Criterion|"
     r"Pooler|Neck|Stem|Conv\dd|Norm)$"
 )
 
 
-_ROOT_METHOD = re.compile(r"^(forward|_forward.*|forward_.*|__call__)$")
+ROOT_METHOD = re.compile(r"^(forward|_forward.*|forward_.*|__call__)$")
 
 
 def modelish_name(name: str) -> bool:
     """A function walked as model code by its name alone (`forward`, `__call__`, a loss): its
     unannotated parameters and its calls of a module's attributes are probable tensors."""
-    return bool(_ROOT_METHOD.match(name)) or "loss" in name.lower()
+    return bool(ROOT_METHOD.match(name)) or "loss" in name.lower()
 # Module-level functions that implement a forward pass (`eager_attention_forward`).
-_ROOT_FUNCTION = re.compile(r"(^|_)forward($|_)")
+ROOT_FUNCTION = re.compile(r"(^|_)forward($|_)")
 # Memoizing decorators: the body runs once per distinct arguments (once per object for a
 # cached property), like lazy initialisation, whoever calls it.
-_MEMOIZE_DECORATORS = frozenset({
+MEMOIZE_DECORATORS = frozenset({
     "functools.lru_cache", "functools.cache", "functools.cached_property",
 })
-_COMPILE_DECORATORS = frozenset({
+COMPILE_DECORATORS = frozenset({
     "torch.jit.script", "torch.jit.script_method", "torch.compile", "torch.fx.wrap",
     "torch.jit.trace", "torch.compiler.allow_in_graph",
 })
 # Lightning's step methods (of a LightningModule) run inside the step, although their names
 # say "train"/"test"; a trainer's own `training_step` (backward, optimizer) does not.
-_STEP_METHOD = re.compile(r"^(training|validation|test|predict)_step$")
+STEP_METHOD = re.compile(r"^(training|validation|test|predict)_step$")
 # `__call__` of a plain class named as a loss or a scorer runs inside the step.
-_LOSS_CLASS = re.compile(r"Loss|Criterion|Scorer|Metric")
+LOSS_CLASS = re.compile(r"Loss|Criterion|Scorer|Metric")
 # `torch.compile(fn)`, `torch.jit.script(self.fn)`: the callee and the first argument's name.
-_COMPILE_CALL = re.compile(r"([A-Za-z_][\w.]*)\s*\(\s*(?:self\.)?([A-Za-z_]\w*)\s*[,)]")
+COMPILE_CALL = re.compile(r"([A-Za-z_][\w.]*)\s*\(\s*(?:self\.)?([A-Za-z_]\w*)\s*[,)]")
 # `self.loss_fn = FocalLoss(...)`: the attribute and the class it holds an instance of.
-_HELD_INSTANCE = re.compile(r"self\.(\w+)\s*(?::[^=\n]*)?=\s*([A-Za-z_]\w*)\s*\(")
+HELD_INSTANCE = re.compile(r"self\.(\w+)\s*(?::[^=\n]*)?=\s*([A-Za-z_]\w*)\s*\(")
 # `self.step = self.additive_step`: a method stored under another name of the object.
-_METHOD_ALIAS = re.compile(r"self\.(\w+)\s*=\s*self\.(\w+)\s*(?:#.*)?$", re.M)
+METHOD_ALIAS = re.compile(r"self\.(\w+)\s*=\s*self\.(\w+)\s*(?:#.*)?$", re.M)
 # `bm = Interval(...)`: a local name and what it is bound to a call of.
 _LOCAL_INSTANCE = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?::[^=\n]*)?=\s*([A-Za-z_]\w*)\s*\(", re.M)
 
@@ -151,4 +151,4 @@ def _bare_call(text: str, name: str, raised: bool = False) -> bool:
     return False
 
 
-_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ()))
+STDLIB = frozenset(getattr(sys, "stdlib_module_names", ()))

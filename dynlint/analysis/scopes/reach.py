@@ -8,23 +8,23 @@ from ..reporting import (EXPORTS, draws, imports_plotting, returns_host_numbers,
                          returns_python_bool, returns_text, writes_text)
 from ..roles import Role
 from ..evalsteps import per_batch_callees, runs_model
-from ..steploops import drives_model, step_spans, trains
-from .callgraph import _CallGraph
-from .cold import _handles_data, _host_algorithm, _HOST_ALGORITHMS, _returns_float, _spread_cold, evaluates
+from ..steploops import drives_model, own_nodes, step_spans, trains
+from .callgraph import CallGraph
+from .cold import handles_data, host_algorithm, HOST_ALGORITHMS, returns_float, spread_cold, evaluates
 from .info import FunctionInfo, Scopes
-from .naming import (_COLD_FUNC, _COMPILE_CALL, _COMPILE_DECORATORS, _LOSS_CLASS, _MEMOIZE_DECORATORS,
-                     _ROOT_FUNCTION, _ROOT_METHOD, _STEP_METHOD, constructed_classes,
+from .naming import (COLD_FUNC, COMPILE_CALL, COMPILE_DECORATORS, LOSS_CLASS, MEMOIZE_DECORATORS,
+                     ROOT_FUNCTION, ROOT_METHOD, STEP_METHOD, constructed_classes,
                      modelish_name)
 
 
-def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -> None:
+def assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -> None:
     """Model code is what model roots reach; cold code is cold by nature or reached only from
     cold code; the rest is neutral ("library": in scope for shape rules, not for host reads)."""
     if scopes.test_module is not None or scopes.logging_module is not None:
         for f in order:
             f.role = Role.COLD
         return
-    graph = _CallGraph(scopes, order, lines)
+    graph = CallGraph(scopes, order, lines)
     compiled = _compiled_by_call(scopes, lines)
     model: set[int] = set()
     todo = [f for f in order if _is_root(f, scopes, compiled, graph)]
@@ -36,7 +36,7 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
     # if the cross-file step finds it one, so cold here only for want of that (soft cold),
     # and, like the roots, not made cold by a figure they draw.
     steps = {id(f) for f in order if f.cls is not None and f.qualname in f.cls.deferred
-             and _STEP_METHOD.match(f.name)}
+             and STEP_METHOD.match(f.name)}
     roots = None
     if imports_plotting(scopes.imports):
         roots = {id(f) for f in todo} | steps
@@ -59,7 +59,7 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
     # degrees of a Clebsch-Gordan table), like lazy initialisation: cold, whoever calls it.
     memoized = scopes.memoized
     memoized.update(id(f) for f in order if f.node.decorator_list and
-                    _decorated(f, scopes, _MEMOIZE_DECORATORS))
+                    _decorated(f, scopes, MEMOIZE_DECORATORS))
     why = scopes.why                # None unless explaining: then record predecessors
     if why is not None:
         scopes.roots = {id(f) for f in todo}
@@ -76,7 +76,7 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
                     why.setdefault(id(g), f)
     constructors = {id(i) for infos in constructed_classes(scopes.classes).values() for i in infos}
     # Most modules import neither heapq nor bisect: then no function's names need a look.
-    host_imports = any(q in _HOST_ALGORITHMS or q.rpartition(".")[0] in _HOST_ALGORITHMS
+    host_imports = any(q in HOST_ALGORITHMS or q.rpartition(".")[0] in HOST_ALGORITHMS
                        for q in scopes.imports.values())
     # (most modules import no export library: then no function's returns need a look)
     exports = any((q + ".").startswith(EXPORTS) or q == "scipy" for q in scopes.imports.values())
@@ -88,24 +88,24 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
             f.role = Role.COLD
         elif id(f) in model or parent_role == Role.MODEL:
             f.role = Role.MODEL
-        elif parent_role == Role.COLD or _COLD_FUNC.match(f.name) or (f.cls is not None and f.cls.cold):
+        elif parent_role == Role.COLD or COLD_FUNC.match(f.name) or (f.cls is not None and f.cls.cold):
             f.role = Role.COLD
             if f.parent is not None and id(f.parent) in scopes.soft_cold or id(f) in steps or \
                     f.parent is None and id(f) in constructors:
                 # (the constructor of a plain class runs in the step when model code of
                 # another file builds an instance there: `Interval(ts[0], ts[-1])`)
                 scopes.soft_cold.add(id(f))
-        elif _returns_float(f.node) or returns_host_numbers(f.node) or returns_text(f.node) or \
-                _handles_data(f.node) or scopes.defer and predicate(f) or \
+        elif returns_float(f.node) or returns_host_numbers(f.node) or returns_text(f.node) or \
+                handles_data(f.node) or scopes.defer and predicate(f) or \
                 exports and returns_host_object(f.node, scopes.qualname):
             # (reachability from another file wins)
             f.role = Role.COLD
             scopes.soft_cold.add(id(f))
-        elif host_imports and _host_algorithm(f, scopes, lines):
+        elif host_imports and host_algorithm(f, scopes, lines):
             f.role = Role.COLD
             scopes.host_algorithms.add(id(f))
     evaluated = _evaluation_steps(scopes, order, graph)
-    _spread_cold(order, graph, scopes.soft_cold, memoized, evaluated)
+    spread_cold(order, graph, scopes.soft_cold, memoized, evaluated)
     if scopes.deferred:
         _keep_deferred_reach(scopes, order, graph)
     if scopes.example_module is None:       # example scripts stay cold unless model code reaches them
@@ -114,10 +114,10 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
         # (what a deferred entry point reaches is walked as it would be were it decided here)
         f.modelish = f.role == Role.MODEL or id(f) in scopes.deferred_reach or bool(
             modelish_name(f.name)
-            or (f.cls is not None and f.cls.is_module and not _COLD_FUNC.match(f.name)))
+            or (f.cls is not None and f.cls.is_module and not COLD_FUNC.match(f.name)))
 
 
-def _evaluation_steps(scopes: Scopes, order: list[FunctionInfo], graph: _CallGraph) -> set:
+def _evaluation_steps(scopes: Scopes, order: list[FunctionInfo], graph: CallGraph) -> set:
     """The ids of the evaluation and prediction steps of this file (`evalsteps.py`): what an
     inference loop calls on each batch and runs a model on it. They are in scope whatever
     calls them (not cold for want of another caller, nor by their name): neutral, so shape
@@ -156,10 +156,10 @@ def predicate(f: FunctionInfo) -> bool:
     loop's stopping criterion returning `True` once a token's probability drops). Only with the
     cross-file step (`Scopes.defer`): a model steering on `if is_padded(mask):` is often in
     another file, and a file checked alone (flake8, `--no-cross-file`) cannot see it reached."""
-    return not _ROOT_METHOD.match(f.name) and returns_python_bool(f.node)
+    return not ROOT_METHOD.match(f.name) and returns_python_bool(f.node)
 
 
-def _keep_deferred_reach(scopes: Scopes, order: list[FunctionInfo], graph: _CallGraph) -> None:
+def _keep_deferred_reach(scopes: Scopes, order: list[FunctionInfo], graph: CallGraph) -> None:
     """What a `forward` left to the cross-file step (an entry point whenever its bases stay
     unknown) reaches in this file is walked as model code would be (`modelish`, no training
     step cut short) and, where cold here (by its name: `load_balancing_loss_func`, or for
@@ -213,10 +213,10 @@ def _compiled_by_call(scopes: Scopes, lines: list[str]) -> frozenset:
         return frozenset()
     for line in lines:
         if "compile(" in line or "script(" in line or "trace(" in line:
-            for callee, arg in _COMPILE_CALL.findall(line):
+            for callee, arg in COMPILE_CALL.findall(line):
                 first, _, rest = callee.partition(".")
                 full = scopes.imports.get(first, first) + ("." + rest if rest else "")
-                if full in _COMPILE_DECORATORS:
+                if full in COMPILE_DECORATORS:
                     out.add(arg)
     return frozenset(out)
 
@@ -225,19 +225,19 @@ def _is_root(f: FunctionInfo, scopes: Scopes, compiled=frozenset(), graph=None) 
     cls = f.cls
     if cls is not None and cls.cold:
         return False
-    if _decorated(f, scopes, _COMPILE_DECORATORS):
+    if _decorated(f, scopes, COMPILE_DECORATORS):
         return True
     if f.name in compiled and (f.parent is None or cls is not None):
         return True
     if cls is not None:
-        if (_STEP_METHOD.match(f.name) and cls.is_module) or (cls.autograd and f.name in ("forward", "backward")):
+        if (STEP_METHOD.match(f.name) and cls.is_module) or (cls.autograd and f.name in ("forward", "backward")):
             return True
-        if _STEP_METHOD.match(f.name) and cls.module_state is None and scopes.defer:
+        if STEP_METHOD.match(f.name) and cls.module_state is None and scopes.defer:
             cls.deferred[f.qualname] = False
-        if _ROOT_METHOD.match(f.name):
+        if ROOT_METHOD.match(f.name):
             if returns_host_numbers(f.node) or returns_text(f.node):   # a report, no step's output
                 return False
-            if cls.is_module or _LOSS_CLASS.search(cls.name):
+            if cls.is_module or LOSS_CLASS.search(cls.name):
                 return True
             # Not known to be a module: its `forward` runs in the step only if some code
             # reachable calls it, unless a base of another file may make it a module.
@@ -248,9 +248,9 @@ def _is_root(f: FunctionInfo, scopes: Scopes, compiled=frozenset(), graph=None) 
                         scopes.deferred.append(f)
                 else:
                     return f.name == "forward"
-    elif f.parent is None and _ROOT_FUNCTION.search(f.name):
+    elif f.parent is None and ROOT_FUNCTION.search(f.name):
         return True
-    if _COLD_FUNC.match(f.name):
+    if COLD_FUNC.match(f.name):
         return False
     if graph is None:
         return False
@@ -259,7 +259,7 @@ def _is_root(f: FunctionInfo, scopes: Scopes, compiled=frozenset(), graph=None) 
     return f.drives
 
 
-def _wraps_driver(f: FunctionInfo, graph: _CallGraph) -> bool:
+def _wraps_driver(f: FunctionInfo, graph: CallGraph) -> bool:
     """A method that calls, through `self`, a method of its own class whose loop drives the
     model (whisper's `DecodingTask.run` around `_main_loop`, `generate` around `_sample`): the
     decoding API, whose preparation and finalisation run once per call of the step, as the
@@ -270,9 +270,70 @@ def _wraps_driver(f: FunctionInfo, graph: _CallGraph) -> bool:
     _, attrs, _ = f.refs(graph.lines)
     if not any(g.drives and g is not f for a in attrs for g in cls.methods.get(a, ())):
         return False
-    return not trains(f.node)
+    return not trains(own_nodes(f.node.body))
 
 
 def _decorated(f: FunctionInfo, scopes: Scopes, names: frozenset) -> bool:
     return any(scopes.qualname(d.func if type(d) is ast.Call else d) in names
                for d in f.node.decorator_list)
+
+
+# -- what the roles came to, for a walk again of the same text ----------------------------------
+# A walk again with other files' summaries (crossfile.settle) parses the file anew and runs the
+# pre-pass again; the roles (reachability, cold spread, steps) depend only on the text, the
+# module's name and `defer`, so the first walk hands them on instead (`roles_record`), keyed
+# by position in the definition order, which the same text gives again. (The text is checked by
+# `hash`, the same in the forked workers of one run; where workers are spawned with another
+# seed, the record never matches and the walk again decides the roles itself, as before.)
+_ROLE_SETS = ("plotting", "evaluation", "memoized", "host_algorithms", "soft_cold",
+              "eval_steps", "deferred_reach")
+
+
+def roles_record(scopes: Scopes, text: str) -> tuple | None:
+    """What `assign_roles` decided for the module of `text` (the roles, `modelish`, steps,
+    drivers, entry points left to the cross-file step, and the sets of `Scopes` it fills), as
+    positions in `scopes.order`: None where something is not such a position (then the walk
+    again runs the pre-pass whole, as without a record)."""
+    order = scopes.order
+    if scopes.why is not None:
+        return None
+    at = {id(f): i for i, f in enumerate(order)}
+    sets = {}
+    for name in _ROLE_SETS:
+        ids = getattr(scopes, name)
+        if not all(i in at for i in ids):
+            return None
+        sets[name] = tuple(sorted(at[i] for i in ids))
+    if not all(id(f) in at for f in scopes.deferred):
+        return None
+    return (hash(text), tuple(f.qualname for f in order), tuple(f.role for f in order),
+            tuple(i for i, f in enumerate(order) if f.modelish),
+            tuple((i, f.steps) for i, f in enumerate(order) if f.steps),
+            tuple(i for i, f in enumerate(order) if f.drives),
+            tuple((i, f.cls.deferred[f.qualname]) for i, f in enumerate(order)
+                  if f.cls is not None and f.qualname in f.cls.deferred),
+            tuple(at[id(f)] for f in scopes.deferred), sets)
+
+
+def apply_roles(scopes: Scopes, order: list[FunctionInfo], text: str, record: tuple) -> bool:
+    """`assign_roles` replayed from `roles_record` of the same text; False (nothing set) when
+    the record is of another text or another definition order."""
+    digest, names, roles, modelish, steps, drives, deferred, entries, sets = record
+    if digest != hash(text) or len(names) != len(order) or \
+            any(f.qualname != n for f, n in zip(order, names)):
+        return False
+    for f, role in zip(order, roles):
+        f.role = role
+    for i in modelish:
+        order[i].modelish = True
+    for i, spans in steps:
+        order[i].steps = spans
+    for i in drives:
+        order[i].drives = True
+    for i, value in deferred:
+        f = order[i]
+        f.cls.deferred[f.qualname] = value
+    scopes.deferred = [order[i] for i in entries]
+    for name, at in sets.items():
+        setattr(scopes, name, {id(order[i]) for i in at})
+    return True

@@ -6,7 +6,7 @@ import ast
 import builtins
 
 from .info import ClassInfo, FunctionInfo, Scopes
-from .naming import _COLD_BASE, _COLD_CLASS, _MODULE_BASE, _STDLIB
+from .naming import COLD_BASE, COLD_CLASS, MODULE_BASE, STDLIB
 
 
 # Statements that hold no import, definition or block: most of a module, skipped at once.
@@ -15,7 +15,7 @@ _LEAF_STATEMENTS = frozenset({ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign
                               ast.Delete, ast.Global, ast.Nonlocal})
 
 
-def _scan(body, scopes: Scopes, order, func, cls, prefix, top) -> None:
+def scan_body(body, scopes: Scopes, order, func, cls, prefix, top) -> None:
     for node in body:
         t = type(node)
         if t in _LEAF_STATEMENTS:
@@ -40,42 +40,42 @@ def _scan(body, scopes: Scopes, order, func, cls, prefix, top) -> None:
             if scopes.why is not None:
                 scopes.bases[node.name] = bases
             known = scopes.classes
-            is_module = any(_MODULE_BASE.search(b) or (b in known and known[b].is_module)
+            is_module = any(MODULE_BASE.search(b) or (b in known and known[b].is_module)
                             for b in bases)
             # A name says "preprocessing" only for classes that are not modules: an
             # `nn.Module` named `...Tokenizer` has a forward that runs in the step.
-            cold = (not is_module and bool(_COLD_CLASS.search(node.name))) or any(
-                _COLD_BASE.search(b) or (b in known and known[b].cold) for b in bases)
+            cold = (not is_module and bool(COLD_CLASS.search(node.name))) or any(
+                COLD_BASE.search(b) or (b in known and known[b].cold) for b in bases)
             autograd = any(b.endswith("autograd.Function") or b.endswith("autograd.function.Function")
                            for b in bases)
             state = True if is_module else _module_state(node.bases, bases, scopes)
             if state is True and not is_module:
                 is_module = True        # `nn.Linear` and the like: torch.nn's classes
-                cold = any(_COLD_BASE.search(b) or (b in known and known[b].cold) for b in bases)
+                cold = any(COLD_BASE.search(b) or (b in known and known[b].cold) for b in bases)
             info = ClassInfo(node.name, is_module, cold, autograd, bases, state)
             known[node.name] = info
-            _scan(node.body, scopes, order, func, info, prefix + node.name + ".", False)
+            scan_body(node.body, scopes, order, func, info, prefix + node.name + ".", False)
         elif t is ast.FunctionDef or t is ast.AsyncFunctionDef:
             info = FunctionInfo(node.name, prefix + node.name, cls, func, node)
             scopes.functions[id(node)] = info
             order.append(info)
             if cls is not None:
                 cls.methods.setdefault(node.name, []).append(info)
-            _scan(node.body, scopes, order, info, None, prefix + node.name + ".", False)
+            scan_body(node.body, scopes, order, info, None, prefix + node.name + ".", False)
         elif t is ast.If:
             if top and _is_main_guard(node.test):
                 scopes.main_guards.add(id(node))
-            _scan(node.body, scopes, order, func, cls, prefix, top)
-            _scan(node.orelse, scopes, order, func, cls, prefix, top)
+            scan_body(node.body, scopes, order, func, cls, prefix, top)
+            scan_body(node.orelse, scopes, order, func, cls, prefix, top)
         elif t in (ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith):
-            _scan(node.body, scopes, order, func, cls, prefix, top)
-            _scan(getattr(node, "orelse", ()), scopes, order, func, cls, prefix, top)
+            scan_body(node.body, scopes, order, func, cls, prefix, top)
+            scan_body(getattr(node, "orelse", ()), scopes, order, func, cls, prefix, top)
         elif t is ast.Try or t.__name__ == "TryStar":
-            _scan(node.body, scopes, order, func, cls, prefix, top)
+            scan_body(node.body, scopes, order, func, cls, prefix, top)
             for h in node.handlers:
-                _scan(h.body, scopes, order, func, cls, prefix, top)
-            _scan(node.orelse, scopes, order, func, cls, prefix, top)
-            _scan(node.finalbody, scopes, order, func, cls, prefix, top)
+                scan_body(h.body, scopes, order, func, cls, prefix, top)
+            scan_body(node.orelse, scopes, order, func, cls, prefix, top)
+            scan_body(node.finalbody, scopes, order, func, cls, prefix, top)
 
 
 # Bases that say "no nn.Module" for sure: builtins and the standard library's classes.
@@ -105,7 +105,7 @@ def _module_state(nodes, bases: list, scopes: Scopes):
         elif "." not in base and base not in scopes.imports:
             state = None if base not in _BUILTIN_NAMES else False
         else:
-            state = None if base.partition(".")[0] not in _STDLIB else False
+            state = None if base.partition(".")[0] not in STDLIB else False
         if state is True:
             return True
         if state is None:

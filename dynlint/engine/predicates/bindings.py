@@ -6,9 +6,9 @@ from __future__ import annotations
 import ast
 
 from ...analysis import kinds as K
-from ...analysis.bindings import _bindings, _binds, _binds_here, _statements
+from ...analysis.bindings import binding_values, binds_name, binds_name_here, block_statements
 from ...analysis.tensor_api import SEQUENCE_TYPES
-from .context import _checked_not_tensor, _function_of
+from .context import checked_not_tensor, function_of
 from .places import in_model_code
 from .registry import predicate
 
@@ -24,24 +24,24 @@ def _attr_bindings(cls, attr: str) -> list:
     values = []
     for infos in cls.methods.values():
         for info in infos:
-            for st in _statements(info.node.body):
+            for st in block_statements(info.node.body):
                 if type(st) is ast.Assign:
                     values.extend(st.value for t in st.targets if type(t) is ast.Attribute
                                   and t.attr == attr and type(t.value) is ast.Name and t.value.id == "self")
     return values
 
 
-def _every_binding(ctx, node, test, cache_key: str) -> bool:
+def every_binding(ctx, node, test, cache_key: str) -> bool:
     """`node` is a name or `self.attr` whose every binding in its scope passes `test`
     (at least one binding); cached per scope and name."""
     cache = ctx.analyzer.__dict__.setdefault("_binding_cache", {})
     if type(node) is ast.Name:
-        frame = _function_of(ctx)
+        frame = function_of(ctx)
         if frame is None:
             return False
         key = (cache_key, id(frame.node), node.id)
         if key not in cache:
-            values = _bindings(frame.node, node.id)
+            values = binding_values(frame.node, node.id)
             cache[key] = bool(values) and all(test(ctx, v) for v in values)
         return cache[key]
     if type(node) is ast.Attribute and type(node.value) is ast.Name and node.value.id == "self":
@@ -72,7 +72,7 @@ _SEQUENCE_ANNOTATIONS = frozenset({"list", "List", "tuple", "Tuple", "Sequence",
 def _sequence_parameter(ctx, node) -> bool:
     """A parameter annotated as a list, tuple or `ModuleList` (`feats: List[Tensor]`) and never
     re-bound in its function."""
-    frame = _function_of(ctx)
+    frame = function_of(ctx)
     if type(node) is not ast.Name or frame is None:
         return False
     args = frame.node.args
@@ -84,16 +84,16 @@ def _sequence_parameter(ctx, node) -> bool:
             head = ann.attr if type(ann) is ast.Attribute else getattr(ann, "id", None)
             if head not in _SEQUENCE_ANNOTATIONS:
                 return False
-            return not any(_binds_here(st, node.id) for st in _statements(frame.node.body))
+            return not any(binds_name_here(st, node.id) for st in block_statements(frame.node.body))
     return False
 
 
 @predicate()
 def python_sequence(ctx, node):
     """A Python list or tuple, or a `ModuleList`/`Sequential`/`ParameterList`, never a tensor: a literal or list comprehension, a local name that every assignment in its function builds as one, a parameter annotated as one (`feats: List[Tensor]`) and never re-bound, `self.attr` that every assignment in the class builds as one (`self.experts = nn.ModuleList(...)`), or a name in the branch an `isinstance(v, list)` test guards. Indexing one with a tensor turns the tensor into a Python int (`operator.index`)."""
-    return _builds_sequence(ctx, node) or _every_binding(ctx, node, _builds_sequence, "sequence") \
+    return _builds_sequence(ctx, node) or every_binding(ctx, node, _builds_sequence, "sequence") \
         or _sequence_parameter(ctx, node) or \
-        type(node) in (ast.Name, ast.Attribute) and _checked_not_tensor(ctx, node, _SEQUENCE_CHECKS)
+        type(node) in (ast.Name, ast.Attribute) and checked_not_tensor(ctx, node, _SEQUENCE_CHECKS)
 
 
 # `isinstance(v, list)` guards a branch where `v` is a Python sequence.
@@ -109,7 +109,7 @@ def host_read_here(ctx, expr) -> bool:
     of an enclosing scope, what a function returns from no host argument. A parameter counts
     as from outside when it holds a host value on entry (its annotation, its callers), else
     by what the function binds it to (`if n is None: n = int(t.max())`)."""
-    frame = _function_of(ctx)
+    frame = function_of(ctx)
     return frame is not None and _traced(ctx, frame, expr, set())
 
 
@@ -162,15 +162,15 @@ def _binding_values(func, name: str):
     included; a loop's iterable), or None when it is bound otherwise (`with`, an import, a
     walrus)."""
     values = []
-    for st in _statements(func.body):
+    for st in block_statements(func.body):
         t = type(st)
-        if t is ast.Assign and any(_binds(target, name) for target in st.targets):
+        if t is ast.Assign and any(binds_name(target, name) for target in st.targets):
             values.append(st.value)
-        elif t in (ast.AugAssign, ast.AnnAssign) and _binds(st.target, name):
+        elif t in (ast.AugAssign, ast.AnnAssign) and binds_name(st.target, name):
             if st.value is not None:
                 values.append(st.value)
-        elif t in (ast.For, ast.AsyncFor) and _binds(st.target, name):
+        elif t in (ast.For, ast.AsyncFor) and binds_name(st.target, name):
             values.append(st.iter)
-        elif _binds_here(st, name):
+        elif binds_name_here(st, name):
             return None
     return values

@@ -7,7 +7,7 @@ import ast
 from ...analysis import kinds as K
 from ...analysis.kinds import HOST, PROBABLE, TENSOR
 from ...analysis.hostmem import copy_source
-from .context import _function_of
+from .context import function_of
 from .registry import predicate, REGISTRY
 
 
@@ -49,7 +49,7 @@ def kw_unset(ctx, node, *names):
         if type(k.value) is not ast.Name:
             return False
         if func is None:
-            frame = _function_of(ctx)
+            frame = function_of(ctx)
             if frame is None:
                 return False
             func = frame.node

@@ -29,7 +29,7 @@ class MatchContext:
     def kind(self, node: ast.AST) -> int:
         k = self.analyzer.kind(node)
         if k and type(node) in (ast.Name, ast.Attribute) and _has_isinstance(self.analyzer) \
-                and _checked_not_tensor(self, node):
+                and checked_not_tensor(self, node):
             return K.NOT
         return k
 
@@ -49,14 +49,14 @@ def _has_isinstance(analyzer) -> bool:
     return found[1]
 
 
-def _checked_not_tensor(ctx, node, types=_NON_TENSOR_TYPES) -> bool:
+def checked_not_tensor(ctx, node, types=_NON_TENSOR_TYPES) -> bool:
     """`node` sits in the branch an `isinstance(node, <non-tensor types>)` test guards:
     `a if isinstance(x, list) else b`, `if isinstance(x, (list, tuple)): ...`,
     `isinstance(x, int) and ...`. Such a value is not a tensor there, whatever else the
     code shows about it (a `self.` attribute assigned a tensor elsewhere, say). With `types`,
     the test names only those (`list`, `tuple`: a Python sequence there)."""
     child = ctx.node
-    for owner in _ancestors(ctx):
+    for owner in ancestors_of(ctx):
         t = type(owner)
         if t is ast.IfExp or t is ast.If:
             if any(child is c for c in ([owner.body] if t is ast.IfExp else owner.body)) \
@@ -82,21 +82,21 @@ def _isinstance_of(test, node, types=_NON_TENSOR_TYPES) -> bool:
     return all(ast.unparse(n) in types for n in names)
 
 
-_COMPARE_OPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
-_LOOPS = (ast.For, ast.AsyncFor, ast.While)
-_DYNAMIC_CALLS = frozenset("""
+COMPARE_OPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+LOOPS = (ast.For, ast.AsyncFor, ast.While)
+DYNAMIC_CALLS = frozenset("""
 nonzero argwhere unique unique_consecutive masked_select bincount nms batched_nms
 remove_small_boxes
 """.split())
 
 
-def _torch_name(ctx, func) -> str | None:
+def torch_name(ctx, func) -> str | None:
     """`isnan` for `torch.isnan` (through imports), else None."""
     q = ctx.analyzer.qualname(func) if type(func) in (ast.Name, ast.Attribute) else None
     return q[6:] if q and q.startswith("torch.") and q.count(".") == 1 else None
 
 
-def _function_of(ctx):
+def function_of(ctx):
     """The innermost enclosing `def` frame (lambdas and class bodies have no bindings to scan)."""
     frame = ctx.frame
     while frame is not None and type(frame.node) not in (ast.FunctionDef, ast.AsyncFunctionDef):
@@ -104,7 +104,7 @@ def _function_of(ctx):
     return frame
 
 
-def _ancestors(ctx) -> list:
+def ancestors_of(ctx) -> list:
     """The walk's ancestors, nearest first, ending with the function being walked (the
     analyzer's stack starts afresh in each function body)."""
     chain = list(reversed(ctx.analyzer.stack))
@@ -114,22 +114,22 @@ def _ancestors(ctx) -> list:
     return chain
 
 
-def _last_statement(ctx):
+def last_statement(ctx):
     """Where the matched code ends: the match itself if it is a statement (for a window of
     several statements, the last one), else the statement holding it."""
     if isinstance(ctx.node, ast.stmt):
         return ctx.node
-    return next((n for n in _ancestors(ctx) if isinstance(n, ast.stmt)), None)
+    return next((n for n in ancestors_of(ctx) if isinstance(n, ast.stmt)), None)
 
 
-def _contains(tree, node) -> bool:
+def contains(tree, node) -> bool:
     """`node` lies within `tree`, by source position (cheaper than walking the tree)."""
     start = (tree.lineno, tree.col_offset)
     end = (tree.end_lineno, tree.end_col_offset)
     return start <= (node.lineno, node.col_offset) and (node.end_lineno, node.end_col_offset) <= end
 
 
-def _last_name(node):
+def last_name(node):
     if type(node) is ast.Name:
         return node.id
     if type(node) is ast.Attribute:

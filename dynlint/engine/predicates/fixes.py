@@ -11,14 +11,14 @@ from __future__ import annotations
 import ast
 
 from ...analysis import kinds as K
-from ...analysis.bindings import _BLOCK_FIELDS, rebinds as _rebinds
+from ...analysis.bindings import BLOCK_FIELDS, rebinds as _rebinds
 from ...analysis.kinds import BOOL, PROBABLE
 from ...analysis.roles import Role
 from ...analysis.statements import child_nodes, walk
 from ...analysis.tensor_api import TENSOR_NAMES
 from ..patterns import same_code
-from .context import (_COMPARE_OPS, _DYNAMIC_CALLS, _LOOPS, _ancestors, _last_statement,
-                      _torch_name)
+from .context import (COMPARE_OPS, DYNAMIC_CALLS, LOOPS, ancestors_of, last_statement,
+                      torch_name)
 from .registry import predicate
 
 _PURE_METHODS = frozenset("""
@@ -45,7 +45,7 @@ def pure(ctx, node):
     if any(k.arg is None for k in node.keywords) or not all(pure(ctx, a) for a in args):
         return False
     f = node.func
-    if _torch_name(ctx, f) in _PURE_TORCH:
+    if torch_name(ctx, f) in _PURE_TORCH:
         return True
     return type(f) is ast.Attribute and f.attr in _PURE_METHODS and pure(ctx, f.value)
 
@@ -60,7 +60,7 @@ def side_effect_free(ctx, node):
                 or not all(side_effect_free(ctx, a) for a in args):
             return False
         f = node.func
-        name = _torch_name(ctx, f)
+        name = torch_name(ctx, f)
         if name is None and type(f) is ast.Attribute and side_effect_free(ctx, f.value) and \
                 K.level(ctx.kind(f.value)) >= PROBABLE:
             name = f.attr
@@ -111,7 +111,7 @@ def _elementwise_of(ctx, node, base) -> bool:
     if same_code(node, base):
         return False                     # the tensor itself is not a mask of it
     if t is ast.Compare:
-        return len(node.ops) == 1 and type(node.ops[0]) in _COMPARE_OPS and \
+        return len(node.ops) == 1 and type(node.ops[0]) in COMPARE_OPS and \
             any(_same_or_of(ctx, o, base) for o in (node.left, node.comparators[0]))
     if t is ast.UnaryOp and type(node.op) is ast.Invert:
         return _elementwise_of(ctx, node.operand, base)
@@ -120,7 +120,7 @@ def _elementwise_of(ctx, node, base) -> bool:
         return _elementwise_of(ctx, node.left, base) or _elementwise_of(ctx, node.right, base)
     if t is ast.Call and not node.keywords:
         f = node.func
-        name = _torch_name(ctx, f)
+        name = torch_name(ctx, f)
         if name in _MASK_METHODS and node.args:
             return _same_or_of(ctx, node.args[0], base)
         if name in _MASK_JOINS and len(node.args) == 2:
@@ -145,7 +145,7 @@ def _same_or_of(ctx, node, base) -> bool:
         return _same_or_of(ctx, node.left, base) or _same_or_of(ctx, node.right, base)
     if t is ast.Call and not node.keywords:
         f = node.func
-        if _torch_name(ctx, f) in _ELEMENTWISE:
+        if torch_name(ctx, f) in _ELEMENTWISE:
             return any(_same_or_of(ctx, a, base) for a in node.args)
         if type(f) is ast.Attribute and f.attr in _ELEMENTWISE:
             return _same_or_of(ctx, f.value, base) or \
@@ -174,13 +174,13 @@ def _later_reads(ctx, name: str):
     function. A loop around the statements is scanned whole (its next iteration runs
     after them), and so is a `try` (its handlers and `finally` may). Scanning stops at an
     unconditional re-assignment of `name` in a scanned block."""
-    stmt = _last_statement(ctx)
+    stmt = last_statement(ctx)
     scope = ctx.frame.node if ctx.frame.node is not None else ctx.analyzer.stack[0]
     if stmt is None or not _knowable(ctx.analyzer, scope, name):
         return None
     reads: list = []
     current = stmt
-    for owner in _ancestors(ctx):
+    for owner in ancestors_of(ctx):
         rest = _after(owner, current)
         if rest is None:
             continue
@@ -188,7 +188,7 @@ def _later_reads(ctx, name: str):
             _collect(s, name, reads)
             if _rebinds(s, name):
                 return reads
-        if isinstance(owner, _LOOPS) or type(owner).__name__ in ("Try", "TryStar"):
+        if isinstance(owner, LOOPS) or type(owner).__name__ in ("Try", "TryStar"):
             _collect(owner, name, reads)
         if owner is scope:
             return reads
@@ -225,7 +225,7 @@ def _unknowable_names(analyzer, scope):
 
 def _after(owner, child):
     """The statements after `child` in the block of `owner` that holds it, else None."""
-    for field in _BLOCK_FIELDS:
+    for field in BLOCK_FIELDS:
         block = getattr(owner, field, None)
         if type(block) is list:
             for i, s in enumerate(block):
@@ -272,7 +272,7 @@ def only_reduced_by(ctx, node, *reductions):
                 return False
         elif type(parent) is ast.Call and len(parent.args) == 1 and parent.args[0] is use \
                 and not parent.keywords:
-            if _torch_name(ctx, parent.func) not in reductions:
+            if torch_name(ctx, parent.func) not in reductions:
                 return False
         else:
             return False
@@ -289,9 +289,9 @@ def _looks_dynamic(ctx, node, bools: set) -> bool:
     if t is ast.Call:
         f = node.func
         last = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else None
-        if last in _DYNAMIC_CALLS:
+        if last in DYNAMIC_CALLS:
             return True
-        return _torch_name(ctx, f) == "where" and len(node.args) == 1 and not node.keywords
+        return torch_name(ctx, f) == "where" and len(node.args) == 1 and not node.keywords
     if t is ast.Subscript and type(node.ctx) is ast.Load:
         items = node.slice.elts if type(node.slice) is ast.Tuple else (node.slice,)
         return any(_masklike(ctx, i, bools) for i in items)
@@ -301,14 +301,14 @@ def _looks_dynamic(ctx, node, bools: set) -> bool:
 def _masklike(ctx, node, bools: set) -> bool:
     t = type(node)
     if t is ast.Compare:
-        return len(node.ops) == 1 and type(node.ops[0]) in _COMPARE_OPS
+        return len(node.ops) == 1 and type(node.ops[0]) in COMPARE_OPS
     if t is ast.UnaryOp and type(node.op) is ast.Invert:
         return True
     if t is ast.BinOp and type(node.op) in (ast.BitAnd, ast.BitOr, ast.BitXor):
         return _masklike(ctx, node.left, bools) or _masklike(ctx, node.right, bools)
     if t is ast.Call:
         f = node.func
-        name = f.attr if type(f) is ast.Attribute else _torch_name(ctx, f)
+        name = f.attr if type(f) is ast.Attribute else torch_name(ctx, f)
         return name in _MASK_METHODS or name in _MASK_JOINS
     if t is ast.Name:
         k = ctx.analyzer.frame.lookup(node.id)     # uncached: later statements are not walked yet

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 
 from ...analysis import kinds as K
-from .context import _function_of
+from .context import function_of
 from .registry import predicate
 
 # Calls that return their receiver's values in another form: `torch.nonzero(m).squeeze(-1)`
@@ -33,7 +33,7 @@ def result_to_device(ctx, node):
     name, after = _bound_name(ctx, node)
     if name is None:
         return False
-    frame = _function_of(ctx)
+    frame = function_of(ctx)
     if frame is None:
         return False
     for n in ast.walk(frame.node):

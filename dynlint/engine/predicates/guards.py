@@ -8,7 +8,7 @@ import ast
 from ...analysis.oneshot import once_regions
 from ...analysis.records import attributes_read, record_regions
 from ...analysis.statements import statements
-from .context import _contains, _last_name
+from .context import contains, last_name
 from .registry import predicate
 
 
@@ -18,7 +18,7 @@ def in_raise(ctx, node):
     stack = ctx.analyzer.stack
     for i, a in enumerate(stack):
         t = type(a)
-        if t is ast.Raise or (t is ast.Assert and a.msg is not None and _contains(a.msg, node)):
+        if t is ast.Raise or (t is ast.Assert and a.msg is not None and contains(a.msg, node)):
             return True
         if t is ast.If and i + 1 < len(stack):
             child = stack[i + 1]
@@ -68,7 +68,7 @@ def _guard_implies(ctx, test, value: bool, compiling: bool) -> bool:
         results = (_guard_implies(ctx, v, value, compiling) for v in test.values)
         return any(results) if every else all(results)
     if t is ast.Call and not test.args and not test.keywords:
-        name = ctx.analyzer.qualname(test.func) or _last_name(test.func) or ""
+        name = ctx.analyzer.qualname(test.func) or last_name(test.func) or ""
         return value is compiling and name.rsplit(".", 1)[-1] in _GRAPH_GUARDS
     return False
 
@@ -94,12 +94,12 @@ def _under_graph_guard(ctx, node, compiling: bool) -> bool:
     for anc in reversed(ctx.analyzer.stack):
         if type(anc) in (ast.If, ast.IfExp):
             body = anc.body if type(anc) is ast.IfExp else None
-            in_body = (body is not None and _contains(body, node)) or \
-                (body is None and any(b is child or _contains(b, node) for b in anc.body))
-            in_else = _contains(anc.orelse, node) if type(anc) is ast.IfExp else \
-                any(b is child or _contains(b, node) for b in anc.orelse)
+            in_body = (body is not None and contains(body, node)) or \
+                (body is None and any(b is child or contains(b, node) for b in anc.body))
+            in_else = contains(anc.orelse, node) if type(anc) is ast.IfExp else \
+                any(b is child or contains(b, node) for b in anc.orelse)
             if in_body and _guard_implies(ctx, anc.test, True, compiling) and \
-                    not _contains(anc.test, node):
+                    not contains(anc.test, node):
                 return True
             if in_else and _guard_implies(ctx, anc.test, False, compiling):
                 return True
@@ -121,7 +121,7 @@ def once_only(ctx, node):
     regions = cache.get(id(fnode))
     if regions is None:
         regions = cache[id(fnode)] = once_regions(fnode)
-    return any(_contains(stmt, node) for _, stmts in regions for stmt in stmts)
+    return any(contains(stmt, node) for _, stmts in regions for stmt in stmts)
 
 
 def records_only(ctx, node):
@@ -139,7 +139,7 @@ def records_only(ctx, node):
     regions = cache.get(id(fnode))
     if regions is None:
         regions = cache[id(fnode)] = record_regions(fnode, lambda: _attributes_read(ctx.analyzer))
-    return any(_contains(stmt, node) and not _contains(stmt.test, node) for stmt in regions)
+    return any(contains(stmt, node) and not contains(stmt.test, node) for stmt in regions)
 
 
 def _attributes_read(analyzer) -> set:
@@ -168,11 +168,11 @@ def fp16_only(ctx, node):
         t = type(anc)
         if t is ast.BoolOp and type(anc.op) is ast.And:
             for v in anc.values:
-                if v is child or _contains(v, node):
+                if v is child or contains(v, node):
                     break
                 if _is_fp16_test(ctx, v):
                     return True
-        elif t is ast.If and child is not anc.test and not _contains(anc.test, node) \
+        elif t is ast.If and child is not anc.test and not contains(anc.test, node) \
                 and any(b is child for b in anc.body) and _is_fp16_test(ctx, anc.test):
             return True
         child = anc

@@ -6,8 +6,8 @@ import ast
 
 from ...analysis.hostmem import names_cpu
 from ...analysis.tensor_api import HOST_FACTORIES, VALIDATED_DISTRIBUTIONS
-from .bindings import _every_binding
-from .context import _DYNAMIC_CALLS, _torch_name
+from .bindings import every_binding
+from .context import DYNAMIC_CALLS, torch_name
 from .registry import predicate
 
 
@@ -23,7 +23,7 @@ def cpu_device(ctx, node):
 
 def _is_host_copy(ctx, node) -> bool:
     while type(node) is ast.Call and type(node.func) is ast.Attribute:
-        if _torch_name(ctx, node.func) in HOST_FACTORIES:
+        if torch_name(ctx, node.func) in HOST_FACTORIES:
             return not any(k.arg == "device" for k in node.keywords)
         attr = node.func.attr
         if attr in ("cpu", "numpy") or (attr == "to" and any(
@@ -38,7 +38,7 @@ def _is_host_copy(ctx, node) -> bool:
 @predicate()
 def host_copy(ctx, node):
     """A tensor already copied to the host: `t.cpu()`, `t.to("cpu")`, `t.numpy()`, followed by casts or views (`t.cpu().float()`), or a local name every assignment of which is one. (Flagging the first copy is enough.)"""
-    return _is_host_copy(ctx, node) or _every_binding(ctx, node, _is_host_copy, "host_copy")
+    return _is_host_copy(ctx, node) or every_binding(ctx, node, _is_host_copy, "host_copy")
 
 
 @predicate()
@@ -75,7 +75,7 @@ def argument_of_dynamic_op(ctx, node):
             return False
         f = anc.func
         last = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else None
-        return last in _DYNAMIC_CALLS
+        return last in DYNAMIC_CALLS
     return False
 
 

@@ -16,10 +16,10 @@ import ast
 import re
 
 from ...analysis import kinds as K
-from ...analysis.bindings import _bindings
+from ...analysis.bindings import binding_values
 from ...analysis.kinds import BOOL, PROBABLE, UNKNOWN
-from .bindings import _every_binding
-from .context import _function_of
+from .bindings import every_binding
+from .context import function_of
 from .registry import predicate
 
 # Name parts that say "bool mask", and parts that say the name holds positions or counts.
@@ -68,8 +68,8 @@ def _bound_to_index_call(ctx, name_node) -> bool:
     """Some assignment of the name in its function is a call that gives positions."""
     if type(name_node) is not ast.Name:
         return False
-    frame = _function_of(ctx)
-    values = _bindings(frame.node, name_node.id) if frame is not None else None
+    frame = function_of(ctx)
+    values = binding_values(frame.node, name_node.id) if frame is not None else None
     return any(_INDEX_CALLS.search(_callee_name(v) or "") for v in values or ())
 
 
@@ -84,15 +84,15 @@ def _predicate_result(ctx, v, hop: bool = True) -> bool:
         root = root.value
     if not hop or root is v or type(root) is not ast.Name:
         return False
-    frame = _function_of(ctx)
-    values = _bindings(frame.node, root.id) if frame is not None else None
+    frame = function_of(ctx)
+    values = binding_values(frame.node, root.id) if frame is not None else None
     return bool(values) and all(_predicate_result(ctx, x, hop=False) for x in values)
 
 
 def _used_as_bool(ctx, name: str) -> bool:
     """The function's code treats local `name` as a bool tensor somewhere: `~name`, `name & m`,
     `name.any()`, `name.nonzero()`, `torch.logical_not(name)`, `torch.where(name, a, b)`."""
-    frame = _function_of(ctx)
+    frame = function_of(ctx)
     if frame is None:
         return False
     cache = ctx.analyzer.__dict__.setdefault("_binding_cache", {})
@@ -139,7 +139,7 @@ def _tensor_parameter(ctx, item) -> bool:
     item = _root(item)[0]
     if type(item) is not ast.Name:
         return False
-    frame = _function_of(ctx)
+    frame = function_of(ctx)
     if frame is None:
         return False
     cache = ctx.analyzer.__dict__.setdefault("_binding_cache", {})
@@ -201,7 +201,7 @@ def _mask_by_name(ctx, item) -> bool:
         if type(node) is ast.Name and any(p in _AMBIGUOUS_WORDS for p in parts) and \
                 _used_as_bool(ctx, node.id):
             return True
-    return type(node) is ast.Name and _every_binding(ctx, node, _predicate_result, "predicate_call")
+    return type(node) is ast.Name and every_binding(ctx, node, _predicate_result, "predicate_call")
 
 
 @predicate()

@@ -8,8 +8,8 @@ import ast
 from ...analysis.roles import Role
 from ...analysis.statements import walk
 from ...analysis.scopes.reach import in_step_span
-from ...analysis.bindings import _binds, _binds_here, _statements
-from .context import _ancestors, _last_name, _last_statement, _LOOPS
+from ...analysis.bindings import binds_name, binds_name_here, block_statements
+from .context import ancestors_of, last_name, last_statement, LOOPS
 from .guards import outside_step
 from .registry import predicate
 
@@ -93,10 +93,10 @@ def in_loop(ctx, node):
 def _innermost_loop(ctx, node):
     """(loop, the statement of its body holding `node`), or (None, None)."""
     child = node
-    for owner in _ancestors(ctx):
+    for owner in ancestors_of(ctx):
         if owner is ctx.frame.node:
             break
-        if isinstance(owner, _LOOPS) and any(child is s for s in owner.body):
+        if isinstance(owner, LOOPS) and any(child is s for s in owner.body):
             return owner, child
         child = owner
     return None, None
@@ -110,17 +110,17 @@ def loop_accumulator(ctx, node):
     loop, holder = _innermost_loop(ctx, node)
     if loop is None or holder is None:
         return False
-    if type(loop) is not ast.While and _binds(loop.target, node.id):
+    if type(loop) is not ast.While and binds_name(loop.target, node.id):
         return False
-    statement = _last_statement(ctx)
-    for st in _statements(loop.body):
-        if st is not statement and _binds_here(st, node.id):
+    statement = last_statement(ctx)
+    for st in block_statements(loop.body):
+        if st is not statement and binds_name_here(st, node.id):
             return False
-    return not any(_binds(t, node.id) for t in _comprehension_targets(ctx, node))
+    return not any(binds_name(t, node.id) for t in _comprehension_targets(ctx, node))
 
 
 def _comprehension_targets(ctx, node):
-    return [g.target for a in _ancestors(ctx)
+    return [g.target for a in ancestors_of(ctx)
             if type(a) in (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
             for g in a.generators]
 
@@ -184,9 +184,9 @@ def _passed_as(analyzer, keywords) -> frozenset:
                 if type(n) is ast.keyword and n.arg in keywords:
                     value = n.value
                     if type(value) is ast.Call:   # partial(fn, ...) or an instance of a class
-                        names.add(_last_name(value.func))
+                        names.add(last_name(value.func))
                         value = value.args[0] if value.args else value
-                    names.add(_last_name(value))
+                    names.add(last_name(value))
         names.discard(None)
         cache[keywords] = frozenset(names)
     return cache[keywords]

@@ -11,7 +11,7 @@ from ...analysis.kinds import BOOL, HOST, PROBABLE, TENSOR, UNKNOWN
 from ...analysis.tensor_api import TENSOR_NAMES
 from ..patterns import same_code
 from .bindings import host_read_here
-from .context import _COMPARE_OPS, _contains
+from .context import COMPARE_OPS, contains
 from .registry import predicate
 
 
@@ -50,7 +50,7 @@ def boolean_expression(ctx, node):
     """A comparison (`c != -1`), or `~`/`&`/`|`/`^` of such expressions, or a boolean mask: a value of bool dtype whatever its operands are."""
     t = type(node)
     if t is ast.Compare:
-        return all(type(o) in _COMPARE_OPS for o in node.ops)
+        return all(type(o) in COMPARE_OPS for o in node.ops)
     if t is ast.UnaryOp and type(node.op) is ast.Invert:
         return boolean_expression(ctx, node.operand)
     if t is ast.BinOp and type(node.op) in (ast.BitAnd, ast.BitOr, ast.BitXor):
@@ -65,7 +65,7 @@ def chained_tensor_comparison(ctx, node):
         return False
     operands = [node.left, *node.comparators]
     for i, op in enumerate(node.ops[:-1]):
-        if type(op) not in _COMPARE_OPS:
+        if type(op) not in COMPARE_OPS:
             continue
         for o in operands[i:i + 2]:
             k = ctx.kind(o)
@@ -164,11 +164,11 @@ def _bool_by_dtype_test(ctx, node) -> bool:
         t = type(anc)
         if t is ast.BoolOp and type(anc.op) is ast.And:
             for v in anc.values:
-                if v is child or _contains(v, node):
+                if v is child or contains(v, node):
                     break
                 if _is_bool_dtype_test(ctx, v, name):
                     return True
-        elif t in (ast.If, ast.IfExp) and not _contains(anc.test, node) and \
+        elif t in (ast.If, ast.IfExp) and not contains(anc.test, node) and \
                 (anc.body is child if t is ast.IfExp else any(b is child for b in anc.body)) and \
                 _is_bool_dtype_test(ctx, anc.test, name):
             return True
