@@ -336,3 +336,30 @@ def step_spans(fnode) -> list[tuple[tuple[int, int], tuple[int, int]]]:
             in_body = isinstance(node, _LOOPS) and any(child is b for b in node.body)
             stack.append((child, inner if in_body else loop))
     return spans
+
+
+def whole_body(fnode) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The span of a function's whole body (`step_spans` gives it for a backward outside loops)."""
+    body = fnode.body
+    return ((body[0].lineno, body[0].col_offset), (body[-1].end_lineno, body[-1].end_col_offset))
+
+
+def batch_loop_spans(fnode, is_step) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """The bodies of the innermost loops of the function holding a call `is_step(call)` says
+    runs a per-batch training step (reach._mark_batch_loops); spans as in `step_spans`."""
+    spans = []
+    stack = [(n, None) for n in fnode.body]
+    while stack:
+        node, loop = stack.pop()
+        if isinstance(node, _NESTED):
+            continue
+        if loop is not None and type(node) is ast.Call and is_step(node):
+            body = loop.body
+            span = ((body[0].lineno, body[0].col_offset), (body[-1].end_lineno, body[-1].end_col_offset))
+            if span not in spans:
+                spans.append(span)
+        inner = node if isinstance(node, _LOOPS) else loop
+        for child in child_nodes(node):
+            in_body = isinstance(node, _LOOPS) and any(child is b for b in node.body)
+            stack.append((child, inner if in_body else loop))
+    return spans

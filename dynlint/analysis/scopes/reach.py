@@ -7,7 +7,7 @@ import ast
 from ..reporting import draws, imports_plotting, returns_host_numbers, returns_python_bool
 from ..roles import Role
 from ..evalsteps import per_batch_callees, runs_model
-from ..steploops import drives_model, step_spans, trains
+from ..steploops import batch_loop_spans, drives_model, step_spans, trains, whole_body
 from .callgraph import _CallGraph
 from .cold import _handles_data, _host_algorithm, _HOST_ALGORITHMS, _returns_float, _spread_cold, evaluates
 from .info import FunctionInfo, Scopes
@@ -99,7 +99,7 @@ def _assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) -
     if scopes.deferred:
         _keep_deferred_reach(scopes, order, graph)
     if scopes.example_module is None:       # example scripts stay cold unless model code reaches them
-        _mark_steps(order, lines, scopes.deferred_reach)
+        _mark_steps(order, lines, scopes.deferred_reach, scopes)
     for f in order:
         # (what a deferred entry point reaches is walked as it would be were it decided here)
         f.modelish = f.role == Role.MODEL or id(f) in scopes.deferred_reach or bool(
@@ -172,18 +172,59 @@ def _keep_deferred_reach(scopes: Scopes, order: list[FunctionInfo], graph: _Call
                 scopes.soft_cold.add(id(f))
 
 
-def _mark_steps(order: list[FunctionInfo], lines: list[str], deferred: set) -> None:
+def _mark_steps(order: list[FunctionInfo], lines: list[str], deferred: set, scopes: Scopes) -> None:
     """A function that runs a backward pass through a loss it computed is the training step
     (stable-baselines3's `train()`, a Trainer's `training_step`), whatever its name: its code
     inside the step's span is model code. Marked after the cold spread, so that helpers only
     it calls keep their role, and not followed to callees (a driver that only calls a step
     function stays as it is; the step's callees are reached from the model, or are not)."""
+    per_batch = {}
     for f in order:
         # (what an entry point left to the cross-file step reaches is model code, whole, if
         # that step makes it one, as when it is decided in the file)
         if f.role == Role.MODEL or id(f) in deferred or "backward" not in f.refs(lines)[0]:
             continue
         spans = step_spans(f.node)
+        if spans:
+            f.steps = tuple(spans)
+            f.role = Role.MODEL
+            if spans == [whole_body(f.node)]:
+                per_batch[id(f)] = f
+    if per_batch:
+        _mark_batch_loops(order, lines, deferred, scopes, per_batch)
+
+
+def _mark_batch_loops(order, lines, deferred, scopes, per_batch) -> None:
+    """A function that runs a backward pass outside any loop is called once per minibatch
+    (TabNet's `_train_batch`, a template's `batch_update` overridden by the training epoch's
+    subclass): the innermost loop calling it (`self.m(...)`, this class's `m` or an override
+    in a subclass of this file, or a module function `f(...)`) is the minibatch loop, its
+    body the training step whatever the looping function's name (`Epoch.run`), as when the
+    backward sits in the loop itself. Only a per-batch step makes one: a loop around a
+    function with its own minibatch loop iterates over epochs."""
+    funcs = {}
+    for f in order:
+        if f.parent is None and f.cls is None:
+            funcs.setdefault(f.name, []).append(f)
+    for f in order:
+        if f.role == Role.MODEL or id(f) in deferred:
+            continue
+        cls = f.cls
+        below = scopes.subclasses(cls) if cls is not None else ()
+
+        def steps_of(call, f=f, cls=cls, below=below) -> bool:
+            func = call.func
+            if type(func) is ast.Name:
+                found = funcs.get(func.id, ())
+            elif type(func) is ast.Attribute and type(func.value) is ast.Name and \
+                    func.value.id == "self" and cls is not None:
+                found = [*cls.methods.get(func.attr, ()),
+                         *(g for sub in below for g in sub.methods.get(func.attr, ()))]
+            else:
+                return False
+            return any(id(g) in per_batch and g is not f for g in found)
+
+        spans = batch_loop_spans(f.node, steps_of)
         if spans:
             f.steps = tuple(spans)
             f.role = Role.MODEL
