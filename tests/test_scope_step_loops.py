@@ -111,3 +111,86 @@ def test_explain_says_why(dynlint, write):
     path = write("train.py", EPOCH)
     proc = dynlint("check", "--no-cache", "--isolated", "--explain", f"{path}:16")
     assert "model code" in proc.stdout and "minibatch loop" in proc.stdout, proc.stdout
+
+
+# A fit loop that runs a training epoch and then, in the same loop, a validation epoch: the
+# validation runs every epoch, between training epochs, on the same device pipeline. Its
+# per-batch loop (in inference mode, calling the evaluation step) is part of the training
+# run; an evaluation called once after the loop is not. Excerpted from pytorch_tabnet 4.1
+# (MIT) `abstract_model.py` and sbi 0.25 (Apache 2.0) `inference/trainers/base.py`.
+FIT = '''\
+import torch
+
+
+class TabModel:
+    def fit(self, train_loader, valid_loader):
+        for epoch in range(10):
+            self._train_epoch(train_loader)
+            self._predict_epoch(valid_loader)
+        self.final = self.evaluate(valid_loader)
+
+    def _train_epoch(self, loader):
+        for X, y in loader:
+            self._train_batch(X, y)
+
+    def _train_batch(self, X, y):
+        output = self.network(X)
+        loss = self.loss_fn(output, y)
+        loss.backward()
+        self._optimizer.step()
+
+    def _predict_epoch(self, loader):
+        self.network.eval()
+        outs = []
+        for X, y in loader:
+            scores = self._predict_batch(X)
+            outs.append(scores.cpu().numpy())
+        self.network.train()
+        return outs
+
+    def _predict_batch(self, X):
+        return self.network(X)
+
+    def evaluate(self, loader):
+        self.network.eval()
+        outs = []
+        for X, y in loader:
+            scores = self._predict_batch(X)
+            outs.append(scores.cpu().numpy())
+        self.network.train()
+        return outs
+
+
+class Inference:
+    def train(self, train_loader, val_loader):
+        while self.epoch < 10:
+            self._train_epoch(train_loader)
+            self._val_loss = self._validate_epoch(val_loader)
+            self.epoch += 1
+
+    def _train_epoch(self, train_loader) -> float:
+        total = 0
+        for batch in train_loader:
+            losses = self._get_losses(batch=batch)
+            loss = torch.mean(losses)
+            total += losses.sum().item()
+            loss.backward()
+            self.optimizer.step()
+        return total
+
+    def _validate_epoch(self, val_loader) -> float:
+        total = 0
+        with torch.no_grad():
+            for batch in val_loader:
+                losses = self._get_losses(batch=batch)
+                total += losses.sum().item()
+        return total
+'''
+
+
+def test_validation_epoch_of_the_fit_loop_is_in_the_step(dynlint, write):
+    found = _findings(dynlint, str(write("abstract_model.py", FIT)))
+    assert (26, "DYN214") in found          # _predict_epoch, run every epoch of `fit`
+    assert (38, "DYN214") not in found      # evaluate, once after the loop
+    assert (55, "DYN201") in found          # the training epoch's own read
+    assert (65, "DYN201") in found          # _validate_epoch (`-> float`), run every epoch

@@ -133,7 +133,10 @@ DIAGNOSES_I = {
         "after every epoch",
         "`val_loss_sum += val_losses.sum().item()` in `NeuralInference._validate_epoch`: explain: cold, 'it "
         "is declared to return Python floats: a statistic or metric, its reads are its result'; the same "
-        "line in `_train_epoch` (1150) is flagged. A host read per validation batch"),
+        "line in `_train_epoch` (1150) is flagged. A host read per validation batch [fixed since scope30: "
+        "`train`'s epoch loop calls `_train_epoch` (a training step) and `_validate_epoch`, whose `no_grad` loop "
+        "calls on each batch what the training step calls, `self._get_losses(batch=batch)`: the validation "
+        "epoch, model code whatever its `-> float` (reach._mark_validation_epochs)]"),
     (_SBI + "neural_nets/estimators/base.py", "compose_enabled"): (
         "scope: cold as a predicate (every return is a Python bool)",
         "`return bool(getattr(self, \"_compose_standardization\", False))` in the `compose_enabled` property "
