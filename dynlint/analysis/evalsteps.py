@@ -127,12 +127,20 @@ def loop_callees(loop) -> list:
         args = [*call.args, *(k.value for k in call.keywords)]
         if not any(_reads(a, batch, slices) for a in args):
             continue
-        func = call.func
-        if type(func) is ast.Name:
-            out.append(("name", func.id))
-        elif type(func) is ast.Attribute and type(func.value) is ast.Name and func.value.id == "self":
-            out.append(("self", func.attr))
+        key = call_key(call)
+        if key is not None:
+            out.append(key)
     return out
+
+
+def call_key(call):
+    """("self", m) for `self.m(...)`, ("name", f) for `f(...)`, else None."""
+    func = call.func
+    if type(func) is ast.Name:
+        return ("name", func.id)
+    if type(func) is ast.Attribute and type(func.value) is ast.Name and func.value.id == "self":
+        return ("self", func.attr)
+    return None
 
 
 def runs_model(fnode, own_methods, method_holds) -> bool:

@@ -6,8 +6,8 @@ import ast
 
 from ..reporting import draws, imports_plotting, returns_host_numbers, returns_python_bool
 from ..roles import Role
-from ..evalsteps import inference_loops_callees, per_batch_callees, runs_model
-from ..steploops import _loops, _own_nodes, batch_loop_spans, drives_model, step_spans, trains, whole_body
+from ..evalsteps import call_key, inference_loops_callees, per_batch_callees, runs_model
+from ..steploops import _loops, _own_nodes, batch_loop_spans, body_span, drives_model, step_spans, trains, whole_body
 from .callgraph import _CallGraph
 from .cold import _handles_data, _host_algorithm, _HOST_ALGORITHMS, _returns_float, _spread_cold, evaluates
 from .info import FunctionInfo, Scopes
@@ -233,15 +233,7 @@ def _called(call, f, funcs, scopes) -> list:
 
 def _span_calls(g) -> set:
     """(kind, name) of the `self.m(...)` and `f(...)` calls inside a function's step spans."""
-    out = set()
-    for n in _own_nodes(g.node.body):
-        if type(n) is ast.Call and in_step_span(g, n):
-            func = n.func
-            if type(func) is ast.Name:
-                out.add(("name", func.id))
-            elif type(func) is ast.Attribute and type(func.value) is ast.Name and func.value.id == "self":
-                out.add(("self", func.attr))
-    return out
+    return {call_key(n) for n in _own_nodes(g.node.body) if type(n) is ast.Call and in_step_span(g, n)}
 
 
 def _mark_validation_epochs(order, lines, deferred, scopes, funcs) -> None:
@@ -273,19 +265,7 @@ def _mark_validation_epochs(order, lines, deferred, scopes, funcs) -> None:
                 for h in gs:
                     if id(h) in stepping or h is f or h.role == Role.MODEL:
                         continue
-                    spans, evals = [], []
-                    for inner, callees in inference_loops_callees(h.node, scopes.qualname, h.refs(lines)[0]):
-                        for kind, name in callees:
-                            found = (h.cls.methods.get(name, ()) if h.cls is not None else ()) \
-                                if kind == "self" else funcs.get(name, ())
-                            hit = [e for e in found if id(e) in scopes.eval_steps]
-                            if hit or (kind, name) in shared:
-                                evals += hit
-                                body = inner.body
-                                span = ((body[0].lineno, body[0].col_offset),
-                                        (body[-1].end_lineno, body[-1].end_col_offset))
-                                if span not in spans:
-                                    spans.append(span)
+                    spans, evals = _validation_loops(h, lines, scopes, funcs, shared)
                     if spans:
                         h.steps = tuple(spans)
                         h.role = Role.MODEL
@@ -294,6 +274,23 @@ def _mark_validation_epochs(order, lines, deferred, scopes, funcs) -> None:
                         for e in evals:
                             e.role = Role.MODEL
                             scopes.soft_cold.discard(id(e))
+
+
+def _validation_loops(h, lines, scopes, funcs, shared) -> tuple:
+    """(the bodies of `h`'s inference loops that run an evaluation step or a call in `shared`
+    on each batch, the evaluation steps they run)."""
+    spans, evals = [], []
+    for loop, callees in inference_loops_callees(h.node, scopes.qualname, h.refs(lines)[0]):
+        for kind, name in callees:
+            found = (h.cls.methods.get(name, ()) if h.cls is not None else ()) \
+                if kind == "self" else funcs.get(name, ())
+            hit = [e for e in found if id(e) in scopes.eval_steps]
+            if hit or (kind, name) in shared:
+                evals += hit
+                span = body_span(loop.body)
+                if span not in spans:
+                    spans.append(span)
+    return spans, evals
 
 
 def in_step_span(f: FunctionInfo, node) -> bool:
