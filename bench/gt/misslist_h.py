@@ -35,7 +35,10 @@ DIAGNOSES_H = {
         "sampled, macro and classification evaluators'): called as `evaluator.process_scores_(...)` on the "
         "`evaluator` parameter of `_evaluate_batch`, so nothing reaches them (neutral; DYN214 is a "
         "model-code rule); were the call resolved, its only caller is cold (`evaluate`). A per-batch host copy "
-        "of the ranks, every batch of every validation"),
+        "of the ranks, every batch of every validation. (scope30: resolving `evaluator` by its callers' "
+        "arguments would give `process_scores_` the role of `_evaluate_batch`, an evaluation step, neutral: its "
+        "exports stay quiet by design unless the evaluation runs inside a fit loop of the file, which pykeen's "
+        "does through a callback of another file; not done)"),
     (_PK + "nn/message_passing.py", "_real_forward_all"): (
         "kind: a buffer registered from a constructor parameter (`register_buffer(\"edge_types\", r)`) has no "
         "tensor kind",
