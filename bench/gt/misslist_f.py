@@ -32,7 +32,11 @@ DIAGNOSES_F = {
         "scope: training loop cold by design (name `run`)",
         "`loss.cpu().detach().numpy()` and `metric_fn(y_pred, y).cpu().detach().numpy()` once per batch in the "
         "legacy `Epoch.run` loop (TrainEpoch/ValidEpoch): 'its name `run` is one of code that runs outside the "
-        "model (... training loop ...)'; the per-batch loss read is the loop's, not the model's"),
+        "model (... training loop ...)'; the per-batch loss read is the loop's, not the model's [fixed since "
+        "scope30 for the loss copy (55): the loop calls `self.batch_update(x, y)`, overridden by `TrainEpoch` with "
+        "a backward outside any loop, so it is the minibatch loop, model code whatever the name "
+        "(reach._mark_batch_loops); the metric copy (62) stays missed: `metric_fn` is an item of `self.metrics`, "
+        "its result has no kind]"),
     (_SDE + "_brownian/brownian_interval.py", "__init__"): (
         CTOR,
         "`if t0 > t1:` / `t0 = float(t0)` / `t1 = float(t1)` in `BrownianInterval.__init__` (`t0: Optional[Scalar]`, "

@@ -35,7 +35,10 @@ DIAGNOSES_H = {
         "sampled, macro and classification evaluators'): called as `evaluator.process_scores_(...)` on the "
         "`evaluator` parameter of `_evaluate_batch`, so nothing reaches them (neutral; DYN214 is a "
         "model-code rule); were the call resolved, its only caller is cold (`evaluate`). A per-batch host copy "
-        "of the ranks, every batch of every validation"),
+        "of the ranks, every batch of every validation. (scope30: resolving `evaluator` by its callers' "
+        "arguments would give `process_scores_` the role of `_evaluate_batch`, an evaluation step, neutral: its "
+        "exports stay quiet by design unless the evaluation runs inside a fit loop of the file, which pykeen's "
+        "does through a callback of another file; not done)"),
     (_PK + "nn/message_passing.py", "_real_forward_all"): (
         "kind: a buffer registered from a constructor parameter (`register_buffer(\"edge_types\", r)`) has no "
         "tensor kind",
@@ -117,11 +120,17 @@ DIAGNOSES_H = {
         "`scores.cpu().detach().numpy()` in `TabModel._predict_batch`, called only by `_predict_epoch`, called "
         "only by `fit` (cold by name): the validation epoch `fit` runs after every training epoch [since scope29 "
         "`_predict_batch` is the evaluation step of `_predict_epoch`'s loop (evalsteps.py), neutral: its copy is "
-        "the bulk hand-off of each batch's predictions, an export left quiet in neutral code by design]"),
+        "the bulk hand-off of each batch's predictions, an export left quiet in neutral code by design] [fixed "
+        "since scope30 for 593: `fit`'s epoch loop calls `_train_epoch` (whose loop around `_train_batch`'s "
+        "backward is the training step) and `_predict_epoch`, the validation epoch, so `_predict_epoch`'s loop "
+        "and `_predict_batch` are model code (reach._mark_validation_epochs); 595, `scores.cpu()` in the `else` "
+        "of `if isinstance(scores, list):`, stays missed: `scores, _ = self.network(X)` has no tensor kind there]"),
     (_TN + "pretraining.py", "_predict_epoch"): (
         FIT_COLD,
         "`output.cpu().detach().numpy()` (x3) in `TabNetPretrainer._predict_epoch`, called only by `fit` (cold by "
-        "name): the validation epoch"),
+        "name): the validation epoch [fixed since scope30: `fit`'s epoch loop also runs `_train_epoch`, whose loop "
+        "calls the per-batch backward of `_train_batch`; the validation epoch it runs beside it, an inference loop "
+        "calling the evaluation step `_predict_batch`, is model code (reach._mark_validation_epochs)]"),
     (_TN, "predict_proba"): (
         API,
         "`Softmax(dim=1)(output).cpu().detach().numpy()` in `predict_proba` (TabNetClassifier, "

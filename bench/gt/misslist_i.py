@@ -36,7 +36,10 @@ DIAGNOSES_I = {
         "`elif max_p > cur_max_priority:` / `index[max_p_idx]` in `PrioritizedSampler.update_priority` "
         "(`max_p, max_p_idx = priority.max(dim=0)` of the loss's TD errors, device tensors in a GPU run): "
         "explain: cold, its class derives from `.base.Sampler` (data loading). The SAC/DQN step calls "
-        "`rb.update_tensordict_priority(batch)` every step"),
+        "`rb.update_tensordict_priority(batch)` every step. (scope30: with the class not cold, a copy of the "
+        "file whose base is renamed is flagged DYN204 at 654 and at the host-built 521/630/632, not at 657; "
+        "`.base.Sampler` is the project's own `class Sampler(ABC)`, so only the cross-file class facts could "
+        "tell it from torch's data sampler: not done)"),
     (_RL + "data/replay_buffers/samplers/prioritized.py", "*"): (
         HOSTBUILT,
         "`while zero_weight.any():` (sample: weights read from the C++ sum tree, host memory), `elif not "
@@ -133,7 +136,10 @@ DIAGNOSES_I = {
         "after every epoch",
         "`val_loss_sum += val_losses.sum().item()` in `NeuralInference._validate_epoch`: explain: cold, 'it "
         "is declared to return Python floats: a statistic or metric, its reads are its result'; the same "
-        "line in `_train_epoch` (1150) is flagged. A host read per validation batch"),
+        "line in `_train_epoch` (1150) is flagged. A host read per validation batch [fixed since scope30: "
+        "`train`'s epoch loop calls `_train_epoch` (a training step) and `_validate_epoch`, whose `no_grad` loop "
+        "calls on each batch what the training step calls, `self._get_losses(batch=batch)`: the validation "
+        "epoch, model code whatever its `-> float` (reach._mark_validation_epochs)]"),
     (_SBI + "neural_nets/estimators/base.py", "compose_enabled"): (
         "scope: cold as a predicate (every return is a Python bool)",
         "`return bool(getattr(self, \"_compose_standardization\", False))` in the `compose_enabled` property "
@@ -154,7 +160,8 @@ DIAGNOSES_I = {
         "`log_probs[c] >= sc[\"logu\"]`, `if outside_lower:`, `if outside_upper:`, `if rejected:` in "
         "`SliceSamplerVectorized.run`: explain: cold by name (`run`); the vectorised slice sampler compares "
         "the potential's log-probabilities (device tensors: the potential runs on the device) per chain and "
-        "step, two syncs per slice step"),
+        "step, two syncs per slice step. (scope30: not scope alone: a copy with `run` renamed is neutral and "
+        "still quiet, `log_probs = self._log_prob_fn(params)`, a callable stored from a parameter, has no kind)"),
     (_SBI + "samplers/rejection/rejection.py", "*"): (
         CALLABLE,
         "`accepted[i].append(candidates_to_reject[are_accepted[:, i], i])` in `accept_reject_sample` (model "

@@ -14,7 +14,9 @@ validation, so it is no cold code even when only that loop calls it.
 
 The loop's own body stays what it was: collecting each batch's predictions for the host
 (`preds.append(out.cpu().numpy())`) and accumulating metrics (`correct += (p == y).sum()
-.item()`) are the harness around the step, as a training loop is around its step.
+.item()`) are the harness around the step, as a training loop is around its step; but for
+the validation epoch a fit loop runs between its training epochs, whose loop is model code
+(`scopes.reach._mark_validation_epochs`).
 """
 from __future__ import annotations
 
@@ -105,24 +107,41 @@ def _on_batch(call, names, slices) -> bool:
 def per_batch_callees(fnode, qualname, names) -> list:
     """(kind, name) of what the function's inference loops call with a batch: ("self", m) for
     `self.m(...)`, ("name", f) for `f(...)`."""
+    return [c for loop in _inference_loops(fnode, qualname, names) for c in loop_callees(loop)]
+
+
+def inference_loops_callees(fnode, qualname, names) -> list:
+    """(loop, its per-batch callees as `per_batch_callees` gives them) for each inference loop."""
+    return [(loop, loop_callees(loop)) for loop in _inference_loops(fnode, qualname, names)]
+
+
+def loop_callees(loop) -> list:
+    """(kind, name) of what one inference loop calls with a batch (see `per_batch_callees`)."""
     out = []
-    for loop in _inference_loops(fnode, qualname, names):
-        nodes = list(own_nodes(loop.body))
-        if trains(nodes):
+    nodes = list(own_nodes(loop.body))
+    if trains(nodes):
+        return out
+    batch, slices = _batch_names(loop, nodes)
+    for call in nodes:
+        if type(call) is not ast.Call:
             continue
-        batch, slices = _batch_names(loop, nodes)
-        for call in nodes:
-            if type(call) is not ast.Call:
-                continue
-            args = [*call.args, *(k.value for k in call.keywords)]
-            if not any(_reads(a, batch, slices) for a in args):
-                continue
-            func = call.func
-            if type(func) is ast.Name:
-                out.append(("name", func.id))
-            elif type(func) is ast.Attribute and type(func.value) is ast.Name and func.value.id == "self":
-                out.append(("self", func.attr))
+        args = [*call.args, *(k.value for k in call.keywords)]
+        if not any(_reads(a, batch, slices) for a in args):
+            continue
+        key = call_key(call)
+        if key is not None:
+            out.append(key)
     return out
+
+
+def call_key(call):
+    """("self", m) for `self.m(...)`, ("name", f) for `f(...)`, else None."""
+    func = call.func
+    if type(func) is ast.Name:
+        return ("name", func.id)
+    if type(func) is ast.Attribute and type(func.value) is ast.Name and func.value.id == "self":
+        return ("self", func.attr)
+    return None
 
 
 def runs_model(fnode, own_methods, method_holds) -> bool:

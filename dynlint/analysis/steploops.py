@@ -325,20 +325,46 @@ def step_spans(fnode) -> list[tuple[tuple[int, int], tuple[int, int]]]:
     whole body the step (a function called once per batch). Spans are ((line, col), (line,
     col)) ranges; empty when the function runs no backward pass."""
     computed = None
+
+    def hit(node) -> bool:
+        nonlocal computed
+        if type(node) is not ast.Call or type(node.func) is not ast.Attribute or node.func.attr != "backward":
+            return False
+        if computed is None:
+            computed = _computed_here(fnode)
+        return _backward_of_computed(node, computed)
+
+    return _innermost_loop_spans(fnode, hit, True)
+
+
+def whole_body(fnode) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The span of a function's whole body (`step_spans` gives it for a backward outside loops)."""
+    return body_span(fnode.body)
+
+
+def batch_loop_spans(fnode, is_step) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """The bodies of the innermost loops of the function holding a call `is_step(call)` says
+    runs a per-batch training step (reach._mark_batch_loops); spans as in `step_spans`."""
+    return _innermost_loop_spans(fnode, lambda node: type(node) is ast.Call and is_step(node), False)
+
+
+def body_span(body) -> tuple[tuple[int, int], tuple[int, int]]:
+    return ((body[0].lineno, body[0].col_offset), (body[-1].end_lineno, body[-1].end_col_offset))
+
+
+def _innermost_loop_spans(fnode, hit, outside: bool) -> list:
+    """The bodies of the innermost loops holding a node `hit` accepts (with `outside`, the
+    whole body for such a node outside loops), each once."""
     spans = []
     stack = [(n, None) for n in fnode.body]
     while stack:
         node, loop = stack.pop()
         if isinstance(node, _NESTED):
             continue
-        if type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "backward":
-            if computed is None:
-                computed = _computed_here(fnode)
-            if _backward_of_computed(node, computed):
-                body = loop.body if loop is not None else fnode.body
-                span = ((body[0].lineno, body[0].col_offset), (body[-1].end_lineno, body[-1].end_col_offset))
-                if span not in spans:
-                    spans.append(span)
+        if (loop is not None or outside) and hit(node):
+            span = body_span(loop.body if loop is not None else fnode.body)
+            if span not in spans:
+                spans.append(span)
         inner = node if isinstance(node, _LOOPS) else loop
         for child in child_nodes(node):
             in_body = isinstance(node, _LOOPS) and any(child is b for b in node.body)

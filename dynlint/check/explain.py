@@ -151,7 +151,9 @@ def _explain_line(mod: _Module, line: int, cross) -> tuple[str, list[str]]:
             return "cold", [f"{mod.where(f)} runs a training step (a backward pass through a loss "
                             "it computed), but this line is outside the step's loop: it runs once per call"]
         return "model code", [f"{mod.where(f)} runs a training step: a backward pass through a "
-                              "loss it computed, whatever its name", f"-> line {line}"]
+                              "loss it computed (or, in its minibatch loop, a call of a function that "
+                              "runs one; or the validation epoch its fit loop runs between training "
+                              "epochs), whatever its name", f"-> line {line}"]
     if f.role == Role.MODEL:
         return "model code", mod.chain(f) + [f"-> line {line}"] + _once(f, line)
     top = f.unit

@@ -7,7 +7,9 @@ Roles say where a function runs (docs/architecture.md has the full statement):
             `steploops.py`, and the methods that run such a loop of their own class),
             what they reach in this file, and functions nested in those; and training
             steps: a function that runs `.backward()` through a loss it computed (its
-            minibatch loop only, not followed to callees: `steploops.step_spans`);
+            minibatch loop only, not followed to callees: `steploops.step_spans`), the
+            loop calling such a function once per batch, and the validation epoch the
+            same epoch loop runs (`reach._mark_batch_loops`, `_mark_validation_epochs`);
 * cold    - `__init__`, weight init, training/eval loops, data code, tests, logging, class
             bodies, `if __name__ == "__main__"`, modules of a test package,
             and what only cold code calls;

@@ -7,8 +7,9 @@ import ast
 from ..reporting import (EXPORTS, draws, imports_plotting, returns_host_numbers, returns_host_object,
                          returns_python_bool, returns_text, writes_text)
 from ..roles import Role
-from ..evalsteps import per_batch_callees, runs_model
-from ..steploops import drives_model, own_nodes, step_spans, trains
+from ..evalsteps import call_key, inference_loops_callees, per_batch_callees, runs_model
+from ..steploops import (batch_loop_spans, body_span, drives_model, loop_statements, own_nodes, step_spans, trains,
+                         whole_body)
 from .callgraph import CallGraph
 from .cold import handles_data, host_algorithm, HOST_ALGORITHMS, returns_float, spread_cold, evaluates
 from .info import FunctionInfo, Scopes
@@ -109,7 +110,7 @@ def assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) ->
     if scopes.deferred:
         _keep_deferred_reach(scopes, order, graph)
     if scopes.example_module is None:       # example scripts stay cold unless model code reaches them
-        _mark_steps(order, lines, scopes.deferred_reach)
+        _mark_steps(order, lines, scopes.deferred_reach, scopes)
     for f in order:
         # (what a deferred entry point reaches is walked as it would be were it decided here)
         f.modelish = f.role == Role.MODEL or id(f) in scopes.deferred_reach or bool(
@@ -182,12 +183,13 @@ def _keep_deferred_reach(scopes: Scopes, order: list[FunctionInfo], graph: CallG
                 scopes.soft_cold.add(id(f))
 
 
-def _mark_steps(order: list[FunctionInfo], lines: list[str], deferred: set) -> None:
+def _mark_steps(order: list[FunctionInfo], lines: list[str], deferred: set, scopes: Scopes) -> None:
     """A function that runs a backward pass through a loss it computed is the training step
     (stable-baselines3's `train()`, a Trainer's `training_step`), whatever its name: its code
     inside the step's span is model code. Marked after the cold spread, so that helpers only
     it calls keep their role, and not followed to callees (a driver that only calls a step
     function stays as it is; the step's callees are reached from the model, or are not)."""
+    per_batch = {}
     for f in order:
         # (what an entry point left to the cross-file step reaches is model code, whole, if
         # that step makes it one, as when it is decided in the file)
@@ -197,6 +199,109 @@ def _mark_steps(order: list[FunctionInfo], lines: list[str], deferred: set) -> N
         if spans:
             f.steps = tuple(spans)
             f.role = Role.MODEL
+            if spans == [whole_body(f.node)]:
+                per_batch[id(f)] = f
+    funcs = {}
+    for f in order:
+        if f.parent is None and f.cls is None:
+            funcs.setdefault(f.name, []).append(f)
+    if per_batch:
+        _mark_batch_loops(order, deferred, scopes, per_batch, funcs)
+    _mark_validation_epochs(order, lines, deferred, scopes, funcs)
+
+
+def _mark_batch_loops(order, deferred, scopes, per_batch, funcs) -> None:
+    """A function that runs a backward pass outside any loop is called once per minibatch
+    (TabNet's `_train_batch`, a template's `batch_update` overridden by the training epoch's
+    subclass): the innermost loop calling it (`self.m(...)`, this class's `m` or an override
+    in a subclass of this file, or a module function `f(...)`) is the minibatch loop, its
+    body the training step whatever the looping function's name (`Epoch.run`), as when the
+    backward sits in the loop itself. Only a per-batch step makes one: a loop around a
+    function with its own minibatch loop iterates over epochs."""
+    for f in order:
+        if f.role == Role.MODEL or id(f) in deferred:
+            continue
+        spans = batch_loop_spans(f.node, lambda call, f=f: any(
+            id(g) in per_batch and g is not f for g in _called(call, f, funcs, scopes)))
+        if spans:
+            f.steps = tuple(spans)
+            f.role = Role.MODEL
+
+
+def _called(call, f, funcs, scopes) -> list:
+    """What a call in `f` runs in this file: `f(...)` a module function, `self.m(...)` the
+    class's `m` and the overrides in its subclasses here."""
+    func = call.func
+    if type(func) is ast.Name:
+        return funcs.get(func.id, ())
+    cls = f.cls
+    if type(func) is ast.Attribute and type(func.value) is ast.Name and func.value.id == "self" and \
+            cls is not None:
+        return [*cls.methods.get(func.attr, ()),
+                *(g for sub in scopes.subclasses(cls) for g in sub.methods.get(func.attr, ()))]
+    return ()
+
+
+def _span_calls(g) -> set:
+    """(kind, name) of the `self.m(...)` and `f(...)` calls inside a function's step spans."""
+    return {call_key(n) for n in own_nodes(g.node.body) if type(n) is ast.Call and in_step_span(g, n)}
+
+
+def _mark_validation_epochs(order, lines, deferred, scopes, funcs) -> None:
+    """The validation epoch a fit loop runs between its training epochs: a loop calling a
+    training step (a function with step spans: the epoch loop of TabNet's `fit`, sbi's
+    `train`) that also calls a function of the file whose inference loop
+    (`evalsteps._inference_loops`) runs, on each batch, an evaluation step or what the
+    training step itself calls per batch (`self._get_losses(batch=batch)`: the step's
+    computation without its backward). That loop runs every epoch on the device the
+    training runs on, whatever the function's name, `-> float` or `eval()`/`train()` switch
+    (which make a one-off evaluation reporting): its body is model code, as the training
+    step's loop is, and so is the evaluation step it calls. An evaluation called once after
+    the fit loop, or by the user, stays as it was."""
+    stepping = {id(f) for f in order if f.steps}
+    if not stepping:
+        return
+    for f in order:
+        if id(f) in deferred:
+            continue
+        for loop in loop_statements(f.node.body):
+            resolved = [(c, _called(c, f, funcs, scopes)) for c in own_nodes(loop.body) if type(c) is ast.Call]
+            steps = [g for _, gs in resolved for g in gs if id(g) in stepping and g is not f]
+            if not steps:
+                continue
+            # (what the training steps call: a validation loop calling the same on each batch
+            # runs the step's computation without its backward, `self._get_losses(batch)`)
+            shared = {c for g in steps for c in _span_calls(g)}
+            for _, gs in resolved:
+                for h in gs:
+                    if id(h) in stepping or h is f or h.role == Role.MODEL:
+                        continue
+                    spans, evals = _validation_loops(h, lines, scopes, funcs, shared)
+                    if spans:
+                        h.steps = tuple(spans)
+                        h.role = Role.MODEL
+                        stepping.add(id(h))
+                        scopes.soft_cold.discard(id(h))
+                        for e in evals:
+                            e.role = Role.MODEL
+                            scopes.soft_cold.discard(id(e))
+
+
+def _validation_loops(h, lines, scopes, funcs, shared) -> tuple:
+    """(the bodies of `h`'s inference loops that run an evaluation step or a call in `shared`
+    on each batch, the evaluation steps they run)."""
+    spans, evals = [], []
+    for loop, callees in inference_loops_callees(h.node, scopes.qualname, h.refs(lines)[0]):
+        for kind, name in callees:
+            found = (h.cls.methods.get(name, ()) if h.cls is not None else ()) \
+                if kind == "self" else funcs.get(name, ())
+            hit = [e for e in found if id(e) in scopes.eval_steps]
+            if hit or (kind, name) in shared:
+                evals += hit
+                span = body_span(loop.body)
+                if span not in spans:
+                    spans.append(span)
+    return spans, evals
 
 
 def in_step_span(f: FunctionInfo, node) -> bool:
