@@ -12,7 +12,7 @@ import builtins
 from collections import ChainMap
 from contextlib import contextmanager
 
-from . import hostmem, narrowing, rank
+from . import hostmem, narrowing, rank, typeddicts
 from . import kinds as K
 from .kinds import BOOL, CPU, HOLDS, HOST, NOT, PROBABLE, ROW, SCALAR, SHAPE, TENSOR, UNKNOWN, VEC
 from .attributes import attribute_kind
@@ -68,6 +68,10 @@ class KindInference:
                     self._tuple_kinds[id(node)] = item
                     return K.tuple_kind(item)
                 return item
+            if type(node.slice) is ast.Constant and type(node.value) is ast.Name:
+                declared = typeddicts.item_kind(self, node.value, node.slice.value)
+                if declared is not None:
+                    return declared         # `batch["masks"]` of a TypedDict parameter
             base = self.kind(node.value)
             lv = K.level(base)
             if base & K.ITEMS:
@@ -261,6 +265,12 @@ class KindInference:
                 r = self._local_result(node)
                 if r is not None:
                     return r
+            elif type(v) is ast.Name and func.attr in ("get", "pop") and node.args and \
+                    type(node.args[0]) is ast.Constant and (len(node.args) == 1 or _is_none(
+                        node.args[1])) and not node.keywords and \
+                    typeddicts.item_kind(self, v, node.args[0].value) is not None:
+                # `batch.get("masks")` of a TypedDict parameter: the item, or the default
+                return typeddicts.item_kind(self, v, node.args[0].value)
             elif type(v) is ast.Name and self.calls.declared_methods(node):
                 # `mode.boxes_to_corners(b)`, `mode` an instance of a class of this file
                 # (summaries.LocalCalls.declared_methods)
