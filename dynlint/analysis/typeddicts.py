@@ -31,7 +31,7 @@ def declared_items(tree: ast.AST | None) -> dict:
     for st in getattr(tree, "body", ()):
         if type(st) is not ast.ClassDef or not st.bases:
             continue
-        bases = [ast.unparse(b) if type(b) in (ast.Name, ast.Attribute) else "" for b in st.bases]
+        bases = [_base_name(b) for b in st.bases]
         if not all(b in _TYPED_DICT or b in found for b in bases):
             continue
         items = {}
@@ -47,6 +47,15 @@ def declared_items(tree: ast.AST | None) -> dict:
         found[st.name] = items
     tree._dl_typed_dicts = found
     return found
+
+
+def _base_name(node) -> str:
+    """`TypedDict`, `typing.TypedDict`, a class name of the module; "" for anything else."""
+    if type(node) is ast.Name:
+        return node.id
+    if type(node) is ast.Attribute and type(node.value) is ast.Name:
+        return f"{node.value.id}.{node.attr}"
+    return ""
 
 
 def item_kind(analyzer, receiver: ast.AST, key) -> int | None:
