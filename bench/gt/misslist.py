@@ -203,7 +203,8 @@ DIAGNOSES = {
         "kind: row of a tensor taken with `next(iter(t))`",
         "`grid_thw = next(grid_iters[modality_type])` with `grid_iters = {1: iter(image_grid_thw), ...}`: a row "
         "of a tensor through a dict of iterators has no kind, so `max(grid_thw[1], grid_thw[2])` (DYN209) "
-        "is missed"),
+        "is missed [fixed since kinds30: `next()` of an iterator over a tensor (`iter(t)`, a local or a dict "
+        "literal's values bound to one) gives a row, as a loop over `t` does]"),
     ("whisper/decoding.py", "run"): (
         "cold by name",
         "DecodingTask.run is cold by name (`run` matches the cold-function pattern) although it is the decode loop"),

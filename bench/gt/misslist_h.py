@@ -74,7 +74,9 @@ DIAGNOSES_H = {
         "the lightning module's `_step`): `positive_filter = batch.get(\"masks\")`, the filtered negative "
         "sampler's keep mask carried in the batch dict; its kind is unknown, so the index is not known to be a "
         "mask (`negative_batch = batch[\"negatives\"]` is unknown too). A fixture with the same two lines is "
-        "missed; with `positive_filter: torch.BoolTensor` a parameter it is flagged DYN101"),
+        "missed; with `positive_filter: torch.BoolTensor` a parameter it is flagged DYN101 [fixed since kinds30: "
+        "`batch: SLCWABatch` is a TypedDict (triples/instances.py) declaring `masks: NotRequired[BoolTensor]` "
+        "and `negatives: LongTensor`; its items have the declared kinds, across files]"),
     (_PK + "training/training_loop.py", "backward"): (
         BACKWARD,
         "`loss.backward()` in `_forward_pass`: the NSSA and InfoNCE losses re-densify the filtered negatives "

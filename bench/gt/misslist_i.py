@@ -64,7 +64,9 @@ DIAGNOSES_I = {
         "`rollout`): `any_done()` returns `done.any()` on the simple-done path (its own `if any_done:` at "
         "4284 is flagged) and `_terminated_or_truncated(...)` (envs/utils.py) otherwise. A fixture with the "
         "same method: flagged DYN204 when the other branch is `False`, quiet when it calls a function of "
-        "another file (annotated `-> bool` or not). The rollout's per-step reset check"),
+        "another file (annotated `-> bool` or not). The rollout's per-step reset check [fixed since kinds30: a "
+        "flag that is a bool tensor on one path of an `if` and an unknown call's value on the other stays a bool "
+        "tensor after it]"),
     (_RL + "envs/utils.py", "_update_during_reset"): (
         "cross-file: a helper reached only from another file is checked with its parameters' kinds from "
         "the callers, and a value read from a TensorDict (`tensordict.pop(key, None)`) has none",
@@ -104,7 +106,8 @@ DIAGNOSES_I = {
         "`empty_tensor = torch.zeros(*shape, *tensor.shape[1:], ...)` in `_split_and_pad_sequence._fill_tensor` "
         "(model code): `shape = (len(splits), max_seq_len)` with `max_seq_len = torch.max(splits)`; the "
         "`torch.arange(max_seq_len, ...)` lines (295, 316) are flagged DYN206, the starred tuple is not "
-        "(a fixture: `torch.zeros(*shape)` quiet, in the enclosing function too)"),
+        "(a fixture: `torch.zeros(*shape)` quiet, in the enclosing function too) [fixed since kinds30: a splatted "
+        "argument stands for its items, so a tuple holding a tensor passes a tensor size]"),
     # -- sbi -----------------------------------------------------------------------------------
     (_SBI + "inference/posteriors/vector_field_posterior.py", "*"): (
         LIBRARY,

@@ -12,12 +12,13 @@ import builtins
 from collections import ChainMap
 from contextlib import contextmanager
 
-from . import hostmem, narrowing, rank
+from . import hostmem, narrowing, rank, typeddicts
 from . import kinds as K
 from .kinds import BOOL, CPU, HOLDS, HOST, NOT, PROBABLE, ROW, SCALAR, SHAPE, TENSOR, UNKNOWN, VEC
 from .attributes import attribute_kind
 from .fields import instance_class
 from .evidence import array_by_evidence
+from .bindings import binding_values
 from .tensor_api import TENSOR_NAMES
 
 
@@ -68,6 +69,10 @@ class KindInference:
                     self._tuple_kinds[id(node)] = item
                     return K.tuple_kind(item)
                 return item
+            if type(node.slice) is ast.Constant and type(node.value) is ast.Name:
+                declared = typeddicts.item_kind(self, node.value, node.slice.value)
+                if declared is not None:
+                    return declared         # `batch["masks"]` of a TypedDict parameter
             base = self.kind(node.value)
             lv = K.level(base)
             if base & K.ITEMS:
@@ -261,6 +266,12 @@ class KindInference:
                 r = self._local_result(node)
                 if r is not None:
                     return r
+            elif type(v) is ast.Name and func.attr in ("get", "pop") and node.args and \
+                    type(node.args[0]) is ast.Constant and (len(node.args) == 1 or _is_none(
+                        node.args[1])) and not node.keywords and \
+                    typeddicts.item_kind(self, v, node.args[0].value) is not None:
+                # `batch.get("masks")` of a TypedDict parameter: the item, or the default
+                return typeddicts.item_kind(self, v, node.args[0].value)
             elif type(v) is ast.Name and self.calls.declared_methods(node):
                 # `mode.boxes_to_corners(b)`, `mode` an instance of a class of this file
                 # (summaries.LocalCalls.declared_methods)
@@ -288,6 +299,11 @@ class KindInference:
             if name in ("list", "tuple") and len(node.args) == 1 and not node.keywords and \
                     type(node.args[0]) in (ast.GeneratorExp, ast.ListComp):
                 return self.kind(node.args[0])          # `tuple(t[k] for k in keys)`
+            if name == "next" and len(node.args) == 1 and not node.keywords and \
+                    not self._rebound("next"):
+                k = _next_item(self, node.args[0])
+                if k is not None:
+                    return k                # `next(iter(t))`: a row of `t`
             if name in K.NOT_TENSOR_BUILTINS:
                 return NOT
             if name in K.SCALAR_BUILTINS:
@@ -494,6 +510,48 @@ _SUBMODULES_BY_LENGTH = sorted(K.TORCH_SUBMODULES.items(), key=lambda kv: -len(k
 def _array_of(*ks: int) -> int:
     """ARRAY when an operand of an operator is a numpy/pandas object (and none is a tensor)."""
     return K.ARRAY if any(k & K.ARRAY for k in ks) else 0
+
+
+def _next_item(analyzer, it, hop: bool = True):
+    """What `next(it)` gives when `it` iterates over a tensor: `iter(t)` (`iter(t) if t is not
+    None else None` too), a local every binding of which is one, or an item of a local dict
+    literal every value of which is one (`grid_iters = {1: iter(image_grid_thw), ...}`, then
+    `next(grid_iters[kind])`): one iteration's item, as a `for` loop over `t` binds it (a row
+    of `t`). None when it is not known to be one."""
+    t = type(it)
+    if t is ast.Call and type(it.func) is ast.Name and it.func.id == "iter" and \
+            len(it.args) == 1 and not it.keywords and not analyzer._rebound("iter"):
+        k = analyzer._iteration_item(it.args[0])
+        return k if type(k) is int and K.level(k) == TENSOR and not k & HOST else None
+    if t is ast.IfExp:
+        return _joined([_next_item(analyzer, b, hop) for b in (it.body, it.orelse)
+                        if not _is_none(b)])
+    if not hop or t not in (ast.Name, ast.Subscript):
+        return None
+    name = it if t is ast.Name else it.value
+    fn = analyzer._function_node()
+    if type(name) is not ast.Name or type(fn) not in (ast.FunctionDef, ast.AsyncFunctionDef):
+        return None
+    values = binding_values(fn, name.id)
+    if not values:
+        return None
+    if t is ast.Name:
+        return _joined([_next_item(analyzer, v, False) for v in values])
+    if not all(type(v) is ast.Dict and v.values and None not in v.keys for v in values):
+        return None
+    return _joined([_next_item(analyzer, x, False) for v in values for x in v.values
+                    if not _is_none(x)])
+
+
+def _joined(ks: list):
+    """The kind every one of `ks` has (the lowest level, the flags they share); None when
+    some is unknown or there is none."""
+    if not ks or None in ks:
+        return None
+    out = ks[0]
+    for k in ks[1:]:
+        out = min(K.level(out), K.level(k)) | (out & k & ~K.LEVEL)
+    return out
 
 
 def binop_kind(a: int, b: int, op: ast.operator) -> int:

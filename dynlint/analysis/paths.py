@@ -12,7 +12,7 @@ from contextlib import contextmanager
 
 from . import kinds as K
 from . import narrowing
-from .kinds import HOST, NOT, PROBABLE, TENSOR
+from .kinds import HOST, NOT, PROBABLE, TENSOR, UNKNOWN
 from .statements import walk
 from .tensor_api import TENSOR_NAMES
 
@@ -65,6 +65,13 @@ class PathJoins:
         names = [n for n in names if _tensor_and_number(pre.get(n), mid.get(n), env.get(n))]
         names += [n for n, k in env.items() if K.level(k) < PROBABLE and "." not in n and
                   _is_tensor(pre.get(n))]
+        # A flag that is a bool tensor on one path and, on the other, what a call gives that
+        # the walk does not know (`any_done = done.any()`, else `any_done = helper(td)` of
+        # another file): a truth test after the `if` reads the tensor on the path that holds it.
+        flags = [n for n, k in env.items() if "." not in n and n not in pre and (
+            k in _BARE and _maybe_bool_tensor(mid.get(n)) or
+            _maybe_bool_tensor(k) and mid.get(n) in _BARE)]
+        names += flags
         if not names:
             return
         in_body, in_else = stored_names(node.body), stored_names(node.orelse)
@@ -78,7 +85,8 @@ class PathJoins:
             if a is None or b is None or _recast(node.body, name) or _recast(node.orelse, name):
                 continue
             for t, other in ((a, b), (b, a)):
-                if _is_tensor(t) and other is not None and K.level(other) < PROBABLE:
+                if _is_tensor(t) and other is not None and K.level(other) < PROBABLE or \
+                        name in flags and _maybe_bool_tensor(t) and other in _BARE:
                     env[name] = t
                     break
 
@@ -265,6 +273,11 @@ def _binds_const(stmts, name: str, const) -> bool:
                 type(st.targets[0]) is ast.Name and type(st.value) is ast.Constant and \
                 const(st.value.value)
     return False
+
+
+# What the walk knows of a value nothing says more of (an unknown call; in a module's method,
+# a probable tensor): no flags.
+_BARE = (UNKNOWN, PROBABLE)
 
 
 def _is_tensor(k) -> bool:

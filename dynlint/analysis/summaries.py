@@ -17,7 +17,7 @@ import sys
 from types import SimpleNamespace
 
 from . import kinds as K
-from . import passthrough
+from . import passthrough, typeddicts
 from .annotations import annotation_kind, declared_numbers
 from .attributes import held_classes, held_imported
 from .fields import built_here, instance_class
@@ -573,6 +573,24 @@ class LocalCalls:
                                                         getattr(a, "is_package", False))
         return found
 
+    def external_item(self, target: str, key: str):
+        """The kind another file of the project declares for item `key` of its TypedDict
+        `target` (an import target; typeddicts.py), as the cross-file step told this walk;
+        None when not known (yet)."""
+        module = self.a.module_name
+        if module is None or target.startswith(_OUTSIDE) or target.partition(".")[0] in _STDLIB:
+            return None
+        found = self._keys.get(target)
+        if found is None:
+            found = self._keys[target] = resolve_import(target, module,
+                                                        getattr(self.a, "is_package", False))
+        name = f"{found}.[{key}]"
+        asking = self._asking()
+        if asking != "<module>":
+            self.demands.setdefault(name, set()).add(asking)
+        summary = self.external.get(name)
+        return summary if type(summary) is int else None
+
     def _declared(self, cls, attr: str) -> bool:
         """Whether `cls` stores in `attr` a parameter declared an imported class."""
         table = self.__dict__.setdefault("_declared_holds", {})
@@ -624,6 +642,10 @@ class LocalCalls:
                 through = self._through(info)
                 if through is not None:
                     out[info.qualname] = through
+        # The items the module's TypedDicts declare tensors (`batch["masks"]` elsewhere).
+        for cls, items in typeddicts.declared_items(self.a.tree).items():
+            for key, kind in items.items():
+                out[f"{cls}.[{key}]"] = kind
         return out
 
     def opens(self) -> dict:

@@ -98,14 +98,14 @@ def arg(ctx, node, index, pred):
 
 @predicate(arity=1)
 def any_arg(ctx, node, pred):
-    """Some argument of the call (positional, keyword, or an item of a tuple/list argument) satisfies predicate `pred`; `out=`, `device=`, `dtype=` and the like say where a result goes, not what it is, and do not count."""
+    """Some argument of the call (positional, keyword, or an item of a tuple/list argument) satisfies predicate `pred`; `out=`, `device=`, `dtype=` and the like say where a result goes, not what it is, and do not count. A splatted argument (`*shape`) is given to `pred` as it is: only a predicate that reads a `Starred` (`holds_tensor`) can hold for it."""
     if type(node) is not ast.Call:
         return False
     values = list(node.args) + [k.value for k in node.keywords
                                 if k.arg is not None and k.arg not in _PLACEMENT_KEYWORDS]
     for v in values:
         items = v.elts if type(v) in (ast.Tuple, ast.List) else (v,)
-        if any(type(i) is not ast.Starred and _apply(ctx, pred, i) for i in items):
+        if any(_apply(ctx, pred, i) for i in items):
             return True
     return False
 
@@ -207,9 +207,20 @@ def tensor_tuple_items(ctx, node):
 @predicate()
 def holds_tensor(ctx, node):
     """A tensor, or a list/tuple literal (or a name bound to one) with a tensor among its items; a tuple whose items callers pass as 0-d tensors (`pad: tuple[int, int]` given `(max_pad_len, 0)`), by name or unpacked into a literal, on weak evidence (`likely`)."""
-    k = ctx.kind(node)
-    if (K.level(k) == TENSOR and not k & HOST) or k & K.HOLDS:
-        return True
+    if type(node) is ast.Starred:
+        # `torch.zeros(*shape)`: each item of `shape` is an argument; a tuple holding a
+        # tensor (`(len(splits), torch.max(splits))`) passes it, and so does splatting a
+        # tensor (its rows).
+        node = node.value
+        k = ctx.kind(node)
+        if (K.level(k) == TENSOR and not k & (HOST | K.SHAPE)) or k & K.HOLDS:
+            return True
+        if type(node) is not ast.Name:
+            return False
+    else:
+        k = ctx.kind(node)
+        if (K.level(k) == TENSOR and not k & HOST) or k & K.HOLDS:
+            return True
     # A tuple whose items callers pass as 0-d tensors (`pad: tuple[int, int]` given
     # `(max_pad_len, 0)`), by name or unpacked into a literal (`(*zeros, *pad)`): `likely`.
     names = [node] if type(node) is ast.Name else \
