@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from . import kinds as K
 from . import narrowing
 from .kinds import HOST, NOT, PROBABLE, TENSOR
-from .statements import walk
+from .statements import statements, walk
 from .tensor_api import TENSOR_NAMES
 
 
@@ -24,6 +24,42 @@ class PathJoins:
         pre = dict(self.frame.env)
         self.generic(node)
         self._host_on_every_path(pre, [node])
+
+    def _while(self, node: ast.While) -> None:
+        self._loop_carried(node.body)
+        self._branching(node)
+
+    def _loop_carried(self, body) -> None:
+        """A name holding a Python value before a loop that the loop's body rebinds to a tensor
+        (`diff = float("inf")`, then `while diff > tol: ... diff = torch.linalg.norm(x - y)`)
+        holds the tensor at the loop's top from the second iteration on: the test and the
+        body's reads before the rebinding see it. The rebinding is judged with what the names
+        hold at the loop's top (its kinds are not kept: the walk judges it again in place)."""
+        env = self.frame.env
+        found = {}
+        for st in statements(body, enter_defs=False):
+            if type(st) is ast.Assign and len(st.targets) == 1 and type(st.targets[0]) is ast.Name:
+                name = st.targets[0].id
+                before = env.get(name)
+                if before is not None and K.level(before) == NOT and not before & K.HOLDS:
+                    found.setdefault(name, []).append(st.value)
+        if not found:
+            return
+        kinds, tuple_kinds = self._kinds, self._tuple_kinds
+        self._kinds, self._tuple_kinds = {}, {}
+        try:
+            carried = {}
+            for name, values in found.items():
+                for value in values:
+                    k = self.kind(value)
+                    if K.level(k) == TENSOR and not k & (HOST | K.CPU):
+                        carried[name] = k
+                        break
+        finally:
+            self._kinds, self._tuple_kinds = kinds, tuple_kinds
+        for name, k in carried.items():
+            env[name] = k
+            self.frame.tuples.pop(name, None)
 
     def _host_on_every_path(self, pre: dict, stmts, bound=None) -> None:
         """After a block that may not run (a loop body, a branch, a `try`), a name holds a

@@ -624,6 +624,15 @@ class LocalCalls:
                 through = self._through(info)
                 if through is not None:
                     out[info.qualname] = through
+        # A function the walk skipped (cold: `evaluate_feasibility`, by its name) or that
+        # returned nothing still declares what it returns: a caller in its own file reads the
+        # annotation (`result`), so do callers in other files.
+        for info in self.a.scopes.functions.values():
+            if id(info) in self.done or info.node.returns is None or not _exportable(info):
+                continue
+            declared = annotation_kind(info.node.returns)
+            if K.level(declared) == TENSOR or declared & (K.SCALAR | K.ARRAY):
+                out.setdefault(info.qualname, declared)
         return out
 
     def opens(self) -> dict:
