@@ -10,9 +10,7 @@ a small package:
   only dimension of a flattened tensor is 0-d."""
 from __future__ import annotations
 
-import json
-
-from _tree import write_tree
+from _tree import findings, write_tree
 
 LOOPS = {
     "pyproject.toml": "[project]\nname = 'pkg'\n",
@@ -112,9 +110,7 @@ FIELDS = {
 
 
 def _findings(dynlint, root):
-    out = dynlint("check", ".", "--no-cache", "--output-format", "json", cwd=root)
-    return sorted((f["path"].replace("\\", "/").rsplit("/", 1)[-1], f["line"], f["code"])
-                  for f in json.loads(out.stdout))
+    return findings(dynlint, root, ".", "--no-cache")
 
 
 def test_loop_test_sees_the_bodys_tensor_rebinding(dynlint, tmp_path):
