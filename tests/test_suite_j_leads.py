@@ -44,6 +44,10 @@ LOOPS = {
                 while step > xtol:
                     step = step / 2
                     x = x * step
+                for scale in range(3):
+                    if scale > 1:
+                        x = x * scale
+                    scale = x.sum()
                 return x
         """,
 }
@@ -115,7 +119,8 @@ def _findings(dynlint, root):
 
 def test_loop_test_sees_the_bodys_tensor_rebinding(dynlint, tmp_path):
     write_tree(tmp_path, LOOPS)
-    # The `while` test and the `for` body's test before the rebinding; not a Python halving.
+    # The `while` test and the `for` body's test before the rebinding; not a Python halving,
+    # nor a `for` loop's target (each iteration binds it afresh).
     assert _findings(dynlint, tmp_path) == [("newton.py", 9, "DYN204"),
                                             ("newton.py", 16, "DYN204")]
 

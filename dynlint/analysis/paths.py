@@ -29,16 +29,19 @@ class PathJoins:
         self._loop_carried(node.body)
         self._branching(node)
 
-    def _loop_carried(self, body) -> None:
+    def _loop_carried(self, body, target=None) -> None:
         """A name holding a Python value before a loop that the loop's body rebinds to a tensor
         (`diff = float("inf")`, then `while diff > tol: ... diff = torch.linalg.norm(x - y)`)
         holds the tensor at the loop's top from the second iteration on: the test and the
         body's reads before the rebinding see it. The rebinding is judged with what the names
-        hold at the loop's top (its kinds are not kept: the walk judges it again in place)."""
+        hold at the loop's top (its kinds are not kept: the walk judges it again in place).
+        Not a `for` loop's `target`: each iteration binds it afresh."""
         env = self.frame.env
+        fresh = {n.id for n in walk(target) if type(n) is ast.Name} if target is not None else ()
         found = {}
         for st in statements(body, enter_defs=False):
-            if type(st) is ast.Assign and len(st.targets) == 1 and type(st.targets[0]) is ast.Name:
+            if type(st) is ast.Assign and len(st.targets) == 1 and type(st.targets[0]) is ast.Name \
+                    and st.targets[0].id not in fresh:
                 name = st.targets[0].id
                 before = env.get(name)
                 if before is not None and K.level(before) == NOT and not before & K.HOLDS:
