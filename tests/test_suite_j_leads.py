@@ -48,6 +48,13 @@ LOOPS = {
                     if scale > 1:
                         x = x * scale
                     scale = x.sum()
+                best = 0.0
+                for i in range(3):
+                    if best > xtol:
+                        x = x * 2
+                    if i == 2:
+                        best = x.sum()
+                        break
                 return x
         """,
 }
@@ -120,7 +127,8 @@ def _findings(dynlint, root):
 def test_loop_test_sees_the_bodys_tensor_rebinding(dynlint, tmp_path):
     write_tree(tmp_path, LOOPS)
     # The `while` test and the `for` body's test before the rebinding; not a Python halving,
-    # nor a `for` loop's target (each iteration binds it afresh).
+    # nor a `for` loop's target (each iteration binds it afresh), nor a rebinding followed by
+    # a `break`.
     assert _findings(dynlint, tmp_path) == [("newton.py", 9, "DYN204"),
                                             ("newton.py", 16, "DYN204")]
 

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from . import kinds as K
 from . import narrowing
 from .kinds import HOST, NOT, PROBABLE, TENSOR
-from .statements import statements, walk
+from .statements import walk
 from .tensor_api import TENSOR_NAMES
 
 
@@ -35,17 +35,16 @@ class PathJoins:
         holds the tensor at the loop's top from the second iteration on: the test and the
         body's reads before the rebinding see it. The rebinding is judged with what the names
         hold at the loop's top (its kinds are not kept: the walk judges it again in place).
-        Not a `for` loop's `target`: each iteration binds it afresh."""
+        Not a `for` loop's `target` (each iteration binds it afresh), nor a rebinding in a
+        block that leaves the loop (`found = t; break`)."""
         env = self.frame.env
         fresh = {n.id for n in walk(target) if type(n) is ast.Name} if target is not None else ()
         found = {}
-        for st in statements(body, enter_defs=False):
-            if type(st) is ast.Assign and len(st.targets) == 1 and type(st.targets[0]) is ast.Name \
-                    and st.targets[0].id not in fresh:
-                name = st.targets[0].id
-                before = env.get(name)
-                if before is not None and K.level(before) == NOT and not before & K.HOLDS:
-                    found.setdefault(name, []).append(st.value)
+        for name, value in _carried(body, False):
+            before = env.get(name)
+            if name not in fresh and before is not None and K.level(before) == NOT and \
+                    not before & K.HOLDS:
+                found.setdefault(name, []).append(value)
         if not found:
             return
         kinds, tuple_kinds = self._kinds, self._tuple_kinds
@@ -329,6 +328,32 @@ def _tensor_and_number(*ks) -> bool:
 
 def _unless_proved(k, facts: dict, name: str):
     return NOT if k is not None and facts.get(name) == NOT else k
+
+
+def _carried(block, inner: bool):
+    """(name, value) of the plain assignments `name = value` of a loop's body that may reach
+    its next iteration: not in a block that returns, raises or (at the loop's own level, not
+    in an `inner` loop) breaks after them."""
+    last = type(block[-1]) if block else None
+    if last in (ast.Return, ast.Raise) or last is ast.Break and not inner:
+        return
+    for st in block:
+        t = type(st)
+        if t is ast.Assign:
+            if len(st.targets) == 1 and type(st.targets[0]) is ast.Name:
+                yield st.targets[0].id, st.value
+            continue
+        if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            continue
+        loop = inner or t in (ast.For, ast.AsyncFor, ast.While)
+        for field in ("body", "orelse", "finalbody"):
+            sub = getattr(st, field, None)
+            if type(sub) is list:
+                yield from _carried(sub, loop)
+        for h in getattr(st, "handlers", None) or ():
+            yield from _carried(h.body, loop)
+        for case in getattr(st, "cases", None) or ():
+            yield from _carried(case.body, loop)
 
 
 def ends(stmts) -> bool:
