@@ -1,6 +1,7 @@
 """`bindings.binding_values` answers from a table of every name a function binds, built once per
 function (it was a pass over the function per name asked). The answers must be the ones the
-pass per name gave (`_reference`, the former code): checked on tricky forms and on every
+pass per name gave (`_reference`, the former code; unpacking a literal of the same length binds
+each name to its item): checked on tricky forms and on every
 function of dynlint's own source, for every name each one mentions."""
 from __future__ import annotations
 
@@ -8,13 +9,15 @@ import ast
 from pathlib import Path
 
 import dynlint
-from dynlint.analysis.bindings import binds_name, binds_name_here, binding_values, block_statements
+from dynlint.analysis.bindings import _pairs, binds_name, binds_name_here, binding_values, block_statements
 
 TRICKY = """
 def f(p, *rest, k=1, **kw):
     a = 1
     a = b = g(p)
     c, d = p
+    aa, (bb, cc) = [], (p, 1)
+    dd, *ee = 1, 2
     e: int
     h: int = 3
     h += 1
@@ -54,6 +57,8 @@ def _reference(func, name: str):
             for target in st.targets:
                 if type(target) is ast.Name and target.id == name:
                     values.append(st.value)
+                elif name in _pairs(target, st.value):
+                    values.append(_pairs(target, st.value)[name])   # `a, b = [], []`: item by item
                 elif binds_name(target, name):
                     return None
         elif t in (ast.AnnAssign, ast.AugAssign) and type(st.target) is ast.Name and \
@@ -91,6 +96,9 @@ def test_tricky_forms():
     for name in "cdpkz":
         assert values[name] is None, name      # unpacking, a walrus in a test, parameters
     assert [ast.unparse(v) for v in values["o"]] == ["7"]
+    pairs = {name: binding_values(func, name) for name in ("aa", "bb", "cc", "dd", "ee")}
+    assert [ast.unparse(v) for v in pairs["aa"]] == ["[]"] and [ast.unparse(v) for v in pairs["cc"]] == ["1"]
+    assert pairs["dd"] is None and pairs["ee"] is None      # a starred target: no item by item
     assert {ast.unparse(v) for v in values["u"]} == {"1", "2"}
     assert values["t"] is not None and values["r"] is not None
     assert binding_values(func, "never_bound") == []

@@ -37,8 +37,12 @@ def _binding_table(func) -> dict:
             for target in st.targets:
                 if type(target) is ast.Name:
                     _add(table, target.id, st.value)
-                else:
-                    for other in _bound(target):
+                    continue
+                pairs = _pairs(target, st.value)
+                for other in _bound(target):
+                    if other in pairs:
+                        _add(table, other, pairs[other])
+                    else:
                         table[other] = None
             continue
         if t in (ast.AnnAssign, ast.AugAssign) and type(st.target) is ast.Name:
@@ -53,6 +57,21 @@ def _binding_table(func) -> dict:
             if other != own:
                 table[other] = None
     return table
+
+
+def _pairs(target, value) -> dict:
+    """name -> value for the names an unpacking of a literal of the same length binds item by
+    item (`a, b = [], []`, `(x, y), z = (0, 1), t`): each holds its own item's value."""
+    out: dict = {}
+    if type(target) in (ast.Tuple, ast.List) and type(value) in (ast.Tuple, ast.List) and \
+            len(target.elts) == len(value.elts) and \
+            not any(type(e) is ast.Starred for e in (*target.elts, *value.elts)):
+        for e, v in zip(target.elts, value.elts):
+            if type(e) is ast.Name:
+                out[e.id] = v
+            else:
+                out.update(_pairs(e, v))
+    return out
 
 
 def _add(table: dict, name: str, value) -> None:
@@ -90,7 +109,7 @@ def last_values(func, name: str, line: int):
             if rebinds(st, name):
                 if not any(rebinds(later, name) for later in block[i + 1:]
                            if later.lineno < line):
-                    out.append(st.value)
+                    out.append(_value_for(st, name))
                 continue
             for field in BLOCK_FIELDS:
                 inner = getattr(st, field, None)
@@ -103,11 +122,25 @@ def last_values(func, name: str, line: int):
 
 
 def rebinds(st, name: str) -> bool:
-    """`name = value` (or `name: T = value`): the statement replaces the name's value."""
+    """`name = value` (or `name: T = value`, or `name, other = value, ...`): the statement
+    replaces the name's value."""
     if type(st) is ast.Assign:
-        return any(type(t) is ast.Name and t.id == name for t in st.targets)
+        return any(type(t) is ast.Name and t.id == name or
+                   type(t) is not ast.Name and name in _pairs(t, st.value) for t in st.targets)
     return type(st) is ast.AnnAssign and st.value is not None and \
         type(st.target) is ast.Name and st.target.id == name
+
+
+def _value_for(st, name: str):
+    """The value a statement `rebinds` gives `name`."""
+    if type(st) is ast.Assign:
+        for t in st.targets:
+            if type(t) is ast.Name and t.id == name:
+                return st.value
+            found = _pairs(t, st.value).get(name) if type(t) is not ast.Name else None
+            if found is not None:
+                return found
+    return st.value
 
 
 def block_statements(block):

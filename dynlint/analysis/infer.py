@@ -235,6 +235,10 @@ class KindInference:
             return NOT | K.ARRAY
         if attr in K.TENSOR_ATTRS and lv >= PROBABLE:
             return TENSOR | (base & (BOOL | CPU) if attr not in ("grad",) else base & CPU)
+        if attr in _RESULT_FIELDS and lv == TENSOR:
+            # A tensor's `values`/`indices` are methods (sparse tensors'), never read as data:
+            # the fields of what `torch.max(x, dim=1)`, `sort`, `topk` return (torch.return_types).
+            return TENSOR | (base & (BOOL | CPU) if attr == "values" else base & CPU)
         if lv == TENSOR:
             return NOT
         if lv == PROBABLE:
@@ -350,10 +354,29 @@ class KindInference:
         if name in ("tensor", "scalar_tensor"):
             return _number(args[0])
         if name in K.FULL_REDUCTIONS:
-            return len(args) == 1 and _no_dim(node)     # `torch.argmin(diff)`
+            return len(args) == 1 and _no_dim(node) or \
+                self._over_only_dim(name, node, args[0], args[1:])     # `torch.argmin(diff)`
         if name not in K.SHAPE_PRESERVING or not self.kind(args[0]) & SCALAR:
             return False
         return all(not K.level(k) or k & SCALAR for k in map(self.kind, args[1:]))
+
+    def _over_only_dim(self, name: str, node: ast.Call, tensor, rest) -> bool:
+        """A reduction over the only dimension of a 1-d tensor (`torch.argmax(v.view(-1),
+        dim=0)`, `v.sum(-1)`) is 0-d, as one with no `dim` is. Not `max`/`min`/`median` with a
+        `dim`: they give a (values, indices) pair."""
+        if name in _PAIR_REDUCTIONS or not self.kind(tensor) & K.VEC:
+            return False
+        dims = [kw.value for kw in node.keywords if kw.arg in ("dim", "axis")] + list(rest[:1])
+        if len(dims) != 1 or len(rest) > 1:
+            return False
+        for kw in node.keywords:
+            if kw.arg is None or kw.arg == "keepdim" and not (
+                    type(kw.value) is ast.Constant and kw.value.value is False):
+                return False
+        d = dims[0]
+        if type(d) is ast.UnaryOp and type(d.op) is ast.USub and type(d.operand) is ast.Constant:
+            return d.operand.value == 1
+        return type(d) is ast.Constant and d.value == 0 and type(d.value) is int
 
     def _torch_call_level(self, name: str, node: ast.Call) -> int:
         if "." in name:
@@ -419,7 +442,8 @@ class KindInference:
         if base & SCALAR and K.level(k) >= PROBABLE and name in K.SHAPE_PRESERVING:
             k |= SCALAR                     # `t.to(torch.long)` of a 0-d tensor
         elif name in K.FULL_REDUCTIONS and K.level(k) >= PROBABLE and K.level(base) >= PROBABLE \
-                and not node.args and _no_dim(node):
+                and (not node.args and _no_dim(node) or
+                     self._over_only_dim(name, node, node.func.value, node.args)):
             k |= SCALAR                     # `lens.amax()`: one element, whatever the rank
         if K.level(k) == TENSOR and not k & (SCALAR | HOST):
             k |= rank.method(self, name, base, node)
@@ -636,6 +660,12 @@ def _applied_parameter(analyzer, node: ast.Call) -> bool:
     a = getattr(frame.node, "args", None)
     return a is not None and any(p.arg == name and p.annotation is None
                                  for p in a.posonlyargs + a.args + a.kwonlyargs)
+
+
+# Fields of what reductions with a `dim` return (`torch.return_types.max`, `sort`, `topk`).
+_RESULT_FIELDS = frozenset({"values", "indices"})
+# Reductions that give such a pair with a `dim`.
+_PAIR_REDUCTIONS = frozenset({"max", "min", "median", "nanmedian"})
 
 
 def _no_dim(node: ast.Call) -> bool:

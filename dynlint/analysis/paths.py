@@ -25,6 +25,44 @@ class PathJoins:
         self.generic(node)
         self._host_on_every_path(pre, [node])
 
+    def _while(self, node: ast.While) -> None:
+        self._loop_carried(node.body)
+        self._branching(node)
+
+    def _loop_carried(self, body, target=None) -> None:
+        """A name holding a Python value before a loop that the loop's body rebinds to a tensor
+        (`diff = float("inf")`, then `while diff > tol: ... diff = torch.linalg.norm(x - y)`)
+        holds the tensor at the loop's top from the second iteration on: the test and the
+        body's reads before the rebinding see it. The rebinding is judged with what the names
+        hold at the loop's top (its kinds are not kept: the walk judges it again in place).
+        Not a `for` loop's `target` (each iteration binds it afresh), nor a rebinding in a
+        block that leaves the loop (`found = t; break`)."""
+        env = self.frame.env
+        fresh = {n.id for n in walk(target) if type(n) is ast.Name} if target is not None else ()
+        found = {}
+        for name, value in _carried(body, False):
+            before = env.get(name)
+            if name not in fresh and before is not None and K.level(before) == NOT and \
+                    not before & K.HOLDS:
+                found.setdefault(name, []).append(value)
+        if not found:
+            return
+        kinds, tuple_kinds = self._kinds, self._tuple_kinds
+        self._kinds, self._tuple_kinds = {}, {}
+        try:
+            carried = {}
+            for name, values in found.items():
+                for value in values:
+                    k = self.kind(value)
+                    if K.level(k) == TENSOR and not k & (HOST | K.CPU):
+                        carried[name] = k
+                        break
+        finally:
+            self._kinds, self._tuple_kinds = kinds, tuple_kinds
+        for name, k in carried.items():
+            env[name] = k
+            self.frame.tuples.pop(name, None)
+
     def _host_on_every_path(self, pre: dict, stmts, bound=None) -> None:
         """After a block that may not run (a loop body, a branch, a `try`), a name holds a
         host tensor (`CPU`) only if it did on every path: the walk keeps the last binding it
@@ -303,6 +341,32 @@ def _tensor_and_number(*ks) -> bool:
 
 def _unless_proved(k, facts: dict, name: str):
     return NOT if k is not None and facts.get(name) == NOT else k
+
+
+def _carried(block, inner: bool):
+    """(name, value) of the plain assignments `name = value` of a loop's body that may reach
+    its next iteration: not in a block that returns, raises or (at the loop's own level, not
+    in an `inner` loop) breaks after them."""
+    last = type(block[-1]) if block else None
+    if last in (ast.Return, ast.Raise) or last is ast.Break and not inner:
+        return
+    for st in block:
+        t = type(st)
+        if t is ast.Assign:
+            if len(st.targets) == 1 and type(st.targets[0]) is ast.Name:
+                yield st.targets[0].id, st.value
+            continue
+        if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            continue
+        loop = inner or t in (ast.For, ast.AsyncFor, ast.While)
+        for field in ("body", "orelse", "finalbody"):
+            sub = getattr(st, field, None)
+            if type(sub) is list:
+                yield from _carried(sub, loop)
+        for h in getattr(st, "handlers", None) or ():
+            yield from _carried(h.body, loop)
+        for case in getattr(st, "cases", None) or ():
+            yield from _carried(case.body, loop)
 
 
 def ends(stmts) -> bool:

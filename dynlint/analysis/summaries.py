@@ -646,6 +646,16 @@ class LocalCalls:
         for cls, items in typeddicts.declared_items(self.a.tree).items():
             for key, kind in items.items():
                 out[f"{cls}.[{key}]"] = kind
+        # A function the walk skipped (cold: `evaluate_feasibility`, by its name) or that
+        # returned nothing still declares what it returns: a caller in its own file reads the
+        # annotation (`result`), so do callers in other files. Only from a file's first walk:
+        # a walk again of some functions (`only`) leaves the others' first summaries in place.
+        for info in self.a.scopes.functions.values() if self.a.only is None else ():
+            if id(info) in self.done or info.node.returns is None or not _exportable(info):
+                continue
+            declared = annotation_kind(info.node.returns)
+            if K.level(declared) == TENSOR or declared & (K.SCALAR | K.ARRAY):
+                out.setdefault(info.qualname, declared)
         return out
 
     def opens(self) -> dict:

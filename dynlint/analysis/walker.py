@@ -256,6 +256,7 @@ class Analyzer(PathJoins, KindInference):
         self.child(node.iter)
         self.bind_iteration(node.target, node.iter)
         self.child(node.target)
+        self._loop_carried(node.body, node.target)
         self.visit_all(node.body)
         self.visit_all(node.orelse)
         self._host_on_every_path(pre, node.body + node.orelse)
@@ -636,7 +637,7 @@ _SPECIAL = {
     ast.ListComp: Analyzer._comp, ast.SetComp: Analyzer._comp, ast.GeneratorExp: Analyzer._comp,
     ast.DictComp: Analyzer._comp, ast.If: Analyzer._if, ast.Import: Analyzer._import,
     ast.ImportFrom: Analyzer._import, ast.Return: Analyzer._return,
-    ast.While: Analyzer._branching, ast.Try: Analyzer._branching, ast.BoolOp: Analyzer._boolop,
+    ast.While: Analyzer._while, ast.Try: Analyzer._branching, ast.BoolOp: Analyzer._boolop,
     ast.Assert: Analyzer._assert, ast.Expr: Analyzer._expr,
 }
 if hasattr(ast, "TryStar"):
