@@ -27,12 +27,24 @@ def module_name(path: str) -> tuple[str, bool]:
     stem = filename.rsplit(".", 1)[0]
     is_package = stem == "__init__"
     parts = [] if is_package else [stem]
-    while os.path.isfile(os.path.join(directory, "__init__.py")):
+    while _in_package(directory):
         directory, pkg = os.path.split(directory)
         parts.append(pkg)
         if not pkg:
             break
     return ".".join(reversed(parts)) or stem, is_package
+
+
+def _in_package(directory: str) -> bool:
+    """A package directory: a regular one (`__init__.py`), or a directory without one inside
+    a regular package, which Python imports as a namespace package below its parent (PEP 420:
+    `captum/testing/helpers/basic.py` with `captum/__init__.py`, `testing/` bare, is
+    `captum.testing.helpers.basic`). A bare directory elsewhere names nothing."""
+    if os.path.isfile(os.path.join(directory, "__init__.py")):
+        return True
+    parent = os.path.dirname(directory)
+    return parent != directory and os.path.isdir(directory) and \
+        os.path.isfile(os.path.join(parent, "__init__.py"))
 
 
 def project_root(path: str) -> str | None:
@@ -63,11 +75,11 @@ def _installed_place(directory: str) -> bool:
 
 
 def _top_package(directory: str) -> str | None:
-    if not os.path.isfile(os.path.join(directory, "__init__.py")):
+    if not _in_package(directory):
         return None
     while True:
         parent = os.path.dirname(directory)
-        if parent == directory or not os.path.isfile(os.path.join(parent, "__init__.py")):
+        if parent == directory or not _in_package(parent):
             return directory
         directory = parent
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 
 from ...analysis.oneshot import once_regions
-from ...analysis.records import attributes_read, record_regions
+from ...analysis.records import attributes_read, optin_regions, record_regions
 from ...analysis.statements import statements
 from .context import contains, last_name
 from .registry import predicate
@@ -142,6 +142,23 @@ def records_only(ctx, node):
     return any(contains(stmt, node) and not contains(stmt.test, node) for stmt in regions)
 
 
+def optin_only(ctx, node):
+    """Runs only when a caller turns on a parameter that is off by default, and then only
+    shows values: the body of `if debug: print(...)` (`debug=False`) or `if hook: hook(...)`
+    (`hook=None`), nothing else in it (`records.optin_regions`). The test itself is not part of it."""
+    frame = ctx.frame
+    while frame is not None and type(frame.node) is ast.Lambda:
+        frame = frame.parent
+    fnode = frame.node if frame is not None else None
+    if type(fnode) not in (ast.FunctionDef, ast.AsyncFunctionDef):
+        return False
+    cache = ctx.analyzer.__dict__.setdefault("_optin_cache", {})
+    regions = cache.get(id(fnode))
+    if regions is None:
+        regions = cache[id(fnode)] = optin_regions(fnode)
+    return any(_contains(stmt, node) and not _contains(stmt.test, node) for stmt in regions)
+
+
 def _attributes_read(analyzer) -> set:
     """`records.attributes_read` of the module being walked, once per module."""
     found = analyzer.__dict__.get("_attributes_read")
@@ -153,8 +170,9 @@ def _attributes_read(analyzer) -> set:
 def outside_step(ctx, node):
     """Code that runs in the model's methods but not as part of a step: eager-only branches
     (`eager_only`), once-per-object initialisation (`once_only`), the error path (`in_raise`)
-    and opt-in records (`records_only`)."""
-    return eager_only(ctx, node) or once_only(ctx, node) or in_raise(ctx, node) or records_only(ctx, node)
+    opt-in records (`records_only`) and opt-in output (`optin_only`)."""
+    return eager_only(ctx, node) or once_only(ctx, node) or in_raise(ctx, node) or records_only(ctx, node) \
+        or optin_only(ctx, node)
 
 
 @predicate()
