@@ -156,7 +156,7 @@ def optin_only(ctx, node):
     regions = cache.get(id(fnode))
     if regions is None:
         regions = cache[id(fnode)] = optin_regions(fnode)
-    return any(_contains(stmt, node) and not _contains(stmt.test, node) for stmt in regions)
+    return any(contains(stmt, node) and not contains(stmt.test, node) for stmt in regions)
 
 
 def _attributes_read(analyzer) -> set:
