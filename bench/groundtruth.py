@@ -68,6 +68,8 @@ Usage:
                                         # (reinforcement learning, simulation-based inference)
     python bench/groundtruth.py --suite j --out bench/results/gt_j.json   # botorch, deepxde
                                         # (Bayesian optimisation, physics-informed networks)
+    python bench/groundtruth.py --suite k --out bench/results/gt_k.json   # k_diffusion, normflows
+                                        # (diffusion samplers, normalizing flows)
 
 Everything is seeded; a failing model (or phase) is recorded and the run goes on. Each model
 has a time limit (`--timeout`, default 240 s). Use `--threads` to limit torch's intra-op
@@ -1572,7 +1574,8 @@ def suite_models(suite: str) -> tuple[dict, list[str]]:
     b (ultralytics, torch_geometric), c (timm, torchmetrics, torchaudio), d (effdet, demucs,
     torchdiffeq, open_clip), e (speechbrain), f (segmentation_models_pytorch, torchsde), g
     (pytorch_metric_learning, gpytorch, linear_operator), h (pykeen, pytorch_tabnet), i (torchrl, sbi)
-    or j (botorch, deepxde); b to j are kept out of `all` so that their first-look figures stay unseen data."""
+    j (botorch, deepxde) or k (k_diffusion, normflows); b to k are kept out of `all` so that their first-look
+    figures stay unseen data."""
     models, packages = {}, []
     if suite in ("classic", "all"):
         models.update(MODELS)
@@ -1582,12 +1585,12 @@ def suite_models(suite: str) -> tuple[dict, list[str]]:
         extra, pkgs = new_models()
         models.update(extra)
         packages += pkgs
-    if suite in ("b", "c", "d", "e", "f", "g", "h", "i", "j"):
+    if suite in ("b", "c", "d", "e", "f", "g", "h", "i", "j", "k"):
         import gt
         extra, pkgs = {"b": gt.suite_b_models, "c": gt.suite_c_models, "d": gt.suite_d_models,
                        "e": gt.suite_e_models, "f": gt.suite_f_models, "g": gt.suite_g_models,
                        "h": gt.suite_h_models, "i": gt.suite_i_models,
-                       "j": gt.suite_j_models}[suite]()
+                       "j": gt.suite_j_models, "k": gt.suite_k_models}[suite]()
         models.update(extra)
         packages += pkgs
     return models, packages
@@ -1686,7 +1689,7 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=float, default=240)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--list", action="store_true")
-    ap.add_argument("--suite", choices=("classic", "new", "all", "b", "c", "d", "e", "f", "g", "h", "i", "j"), default="classic",
+    ap.add_argument("--suite", choices=("classic", "new", "all", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"), default="classic",
                     help="classic: torchvision+transformers; new: the six packages of bench/gt/; "
                          "b: ultralytics + torch_geometric (bench/gt/ultralytics_models.py, pyg_models.py); "
                          "c: timm + torchmetrics + torchaudio (bench/gt/timm_models.py, ...); "
@@ -1697,7 +1700,8 @@ def main(argv=None) -> int:
                          "gpytorch_models.py); "
                          "h: pykeen + pytorch_tabnet (bench/gt/pykeen_models.py, tabnet_models.py); "
                          "i: torchrl + sbi (bench/gt/torchrl_models.py, sbi_models.py); "
-                         "j: botorch + deepxde (bench/gt/botorch_models.py, deepxde_models.py)")
+                         "j: botorch + deepxde (bench/gt/botorch_models.py, deepxde_models.py); "
+                         "k: k_diffusion + normflows (bench/gt/kdiffusion_models.py, normflows_models.py)")
     args = ap.parse_args(argv)
     models, packages = suite_models(args.suite)
     names = select(list(models), args.models)

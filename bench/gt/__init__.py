@@ -127,6 +127,14 @@ def suite_j_models() -> tuple[dict, list[str]]:
     return _load((("botorch_models", "botorch"), ("deepxde_models", "deepxde")))
 
 
+def suite_k_models() -> tuple[dict, list[str]]:
+    """Suite k: diffusion samplers and denoiser training (k-diffusion: Karras preconditioning, discrete DDPM
+    wrappers, Euler/Heun/DPM-2/LMS/DPM-Solver(++) samplers with adaptive step control and Brownian-tree noise,
+    ODE log-likelihood, KID/FID) and normalizing flows (normflows: RealNVP, Glow, neural spline, residual
+    and stochastic flows, their forward/reverse KL training, sampling and log-densities), added unseen like b-j."""
+    return _load((("kdiffusion_models", "k_diffusion"), ("normflows_models", "normflows")))
+
+
 def _load(pairs) -> tuple[dict, list[str]]:
     import importlib
     models, packages = {}, []
