@@ -3,7 +3,7 @@ a throwaway package whose step runs a bool-mask index, an `.item()` and a `bool(
 `inference_mode` must be recorded at those lines; suites whose packages are absent (CI has none of
 suite c's) are skipped by name, not crashed on; a namespace package (no `__init__.py`, as
 pytorch_tabnet) is attributed like any other; `gt.DEVICE_NAME` stands for the accelerator (suite i);
-the committed suite-c to suite-j reports are fully diagnosed."""
+the committed suite-c to suite-k reports are fully diagnosed."""
 from __future__ import annotations
 
 import importlib.util
@@ -193,6 +193,7 @@ SUITES = {
     "h": (("pykeen", "pykeen_"), ("pytorch_tabnet", "tabnet_")),
     "i": (("torchrl", "torchrl_"), ("sbi", "sbi_")),
     "j": (("botorch", "botorch_"), ("deepxde", "deepxde_")),
+    "k": (("k_diffusion", "kdiff_"), ("normflows", "nflows_")),
 }
 
 

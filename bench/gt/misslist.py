@@ -11,6 +11,7 @@
     python bench/gt/misslist.py REPORT.json --packages pykeen,pytorch_tabnet                 # suite h
     python bench/gt/misslist.py REPORT.json --packages torchrl,sbi                           # suite i
     python bench/gt/misslist.py REPORT.json --packages botorch,deepxde                       # suite j
+    python bench/gt/misslist.py REPORT.json --packages k_diffusion,normflows                 # suite k
 
 Each site: file:line, the source line, the enclosing function with dynlint's role for it, the ops
 the run saw, and a one-line diagnosis of why dynlint misses (or wrongly flags) it. Diagnoses come
@@ -33,6 +34,7 @@ try:   # run as a script (bench/gt on sys.path) or imported as bench's `gt.missl
     from misslist_h import DIAGNOSES_H, FP_H
     from misslist_i import DIAGNOSES_I, FP_I
     from misslist_j import DIAGNOSES_J, FP_J
+    from misslist_k import DIAGNOSES_K, FP_K
 except ImportError:
     from .misslist_b import DIAGNOSES_B, FP_B
     from .misslist_c import DIAGNOSES_C, FP_C
@@ -43,6 +45,7 @@ except ImportError:
     from .misslist_h import DIAGNOSES_H, FP_H
     from .misslist_i import DIAGNOSES_I, FP_I
     from .misslist_j import DIAGNOSES_J, FP_J
+    from .misslist_k import DIAGNOSES_K, FP_K
 
 SCOPE = "scope: function is `neutral` (not reachable by name from forward/loss in its own file)"
 EAGER = "by design: eager-only branch (under a graph guard: never part of a compiled graph)"
@@ -259,7 +262,7 @@ def diagnose(f: dict) -> tuple[str, str]:
     found = (_lookup(f, DIAGNOSES) or _lookup(f, DIAGNOSES_B) or _lookup(f, DIAGNOSES_C)
              or _lookup(f, DIAGNOSES_D) or _lookup(f, DIAGNOSES_E)
              or _lookup(f, DIAGNOSES_F) or _lookup(f, DIAGNOSES_G) or _lookup(f, DIAGNOSES_H)
-             or _lookup(f, DIAGNOSES_I) or _lookup(f, DIAGNOSES_J))
+             or _lookup(f, DIAGNOSES_I) or _lookup(f, DIAGNOSES_J) or _lookup(f, DIAGNOSES_K))
     if found:
         return found
     return ("scope" if f["role"] == "neutral" else "unknown", SCOPE if f["role"] == "neutral" else "?")
@@ -268,7 +271,7 @@ def diagnose(f: dict) -> tuple[str, str]:
 def diagnose_fp(f: dict) -> tuple[str, str]:
     return (_lookup(f, FP_B) or _lookup(f, FP_C) or _lookup(f, FP_D) or _lookup(f, FP_E)
             or _lookup(f, FP_F) or _lookup(f, FP_G) or _lookup(f, FP_H) or _lookup(f, FP_I)
-            or _lookup(f, FP_J)
+            or _lookup(f, FP_J) or _lookup(f, FP_K)
             or (f["category"], FP_DIAGNOSES.get(f["category"], "?")))
 
 

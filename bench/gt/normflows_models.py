@@ -166,6 +166,30 @@ def residual_flow():
     return step(run, eval_runs=(("eval", grid), {}), train_runs=(("train", grid), {}), model=model, target=target)
 
 
+def residual_cnn_images():
+    """Convolutional residual flow on 3x8x8 images (`LipschitzCNN`: induced-norm convolutions whose power
+    iteration reads the input's spatial size back from a buffer), the Poisson-distributed power series
+    (`n_dist="poisson"`, without `reduce_memory`), ActNorm; train: `forward_kld`, `update_lipschitz`; eval:
+    `log_prob`, `sample` (the fixed-point inverse)."""
+    nf = _nf()
+    torch.manual_seed(7)
+    shape = (3, 8, 8)
+    flows = []
+    for _ in range(2):
+        net = nf.nets.LipschitzCNN([3, 8, 3], [3, 3], lipschitz_const=0.9, max_lipschitz_iter=2)
+        flows += [nf.flows.Residual(net, reduce_memory=False, n_dist="poisson"), nf.flows.ActNorm(shape)]
+    model = nf.NormalizingFlow(nf.distributions.DiagGaussian(shape), flows)
+    train = _fit(model, lambda x: model.forward_kld(x), _opt(model), after=lambda: nf.utils.update_lipschitz(model, 2))
+
+    def run(phase, x):
+        if phase == "train":
+            return train(x)
+        s, lq = model.sample(2)
+        return model.log_prob(x), s, lq
+    x = torch.randn(4, *shape, generator=gen(8)) * 0.5
+    return step(run, eval_runs=(("eval", x), {}), train_runs=(("train", x), {}), model=model)
+
+
 def glow_multiscale():
     """Glow as in normflows' example (2 levels x 2 `GlowBlock`s: ActNorm, invertible 1x1 convolution in LU form,
     affine coupling with a sigmoid scale, channel or checkerboard split; Squeeze, Merge), class-conditional
@@ -273,6 +297,7 @@ MODELS = {
     "nflows_nsf_autoregressive": nsf_autoregressive,
     "nflows_nsf_conditional_circular": nsf_conditional_circular,
     "nflows_residual_flow": residual_flow,
+    "nflows_residual_cnn_images": residual_cnn_images,
     "nflows_glow_multiscale": glow_multiscale,
     "nflows_stochastic_hais": stochastic_hais,
     "nflows_made_flow_vae": made_flow_vae,
