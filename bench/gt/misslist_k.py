@@ -30,8 +30,9 @@ TORCHSDE = ("line attribution: the op runs inside torchsde (`BrownianTree` const
 SPLINE_PARAMS = ("kind: the spline's tensor parameters (`inputs`, `unnormalized_widths`, ...) get no kind from their "
                  "callers in other files: the call goes through a local alias (`spline_fn = "
                  "splines.unconstrained_rational_quadratic_spline; spline_fn(inputs=inputs, ...)`) and the argument is "
-                 "itself a parameter passed down from `forward` through methods (fixture: each alone leaves the callee "
-                 "quiet; a direct call with a `torch.relu(x)` argument flags it)")
+                 "itself a parameter passed down from `forward` (fixture: a call through a local alias is quiet even with "
+                 "a `torch.relu(x)` argument; a `forward` parameter passed straight to a function in another file is "
+                 "quiet, in the same file flagged; a direct call with `torch.relu(x)` flags it)")
 
 DIAGNOSES_K = {
     # -- k-diffusion: kind (the samplers' `sigmas`) ------------------------------------------------
