@@ -159,7 +159,7 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
     if returns_host_numbers(f.node):
         return "every return converts tensor data to Python floats, or to a record of Python " \
                "values (JSON, a report): a statistic, metric or serialisation"
-    if returns_text(f.node):
+    if returns_text(f.node, scopes.text_calls()):
         return "it is declared to return text (`str`, a list or tuple of `str`) and builds the " \
                "text it returns: what it reads becomes words for a person or a file"
     if returns_host_object(f.node, scopes.qualname):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import re
 
+from ..reporting import text_functions
 from ..roles import Role
 
 
@@ -122,6 +123,7 @@ class Scopes:
         # being called from cold code is no evidence, so another file's model code reaching
         # them (a base class's `forward` calling an overridden hook) makes them model code.
         self.soft_cold: set[int] = set()
+        self._text_calls: frozenset | None = None
         # Collecting for the cross-file step: entry points that depend on whether a base
         # class of another file is an nn.Module are left to it (ClassInfo.deferred).
         self.defer = False
@@ -151,6 +153,14 @@ class Scopes:
                         todo.append(child.name)
             self._below[cls.name] = out
         return out
+
+    def text_calls(self) -> frozenset:
+        """Names of the module's functions that return text they build (`reporting.
+        text_functions`), once per module: a call of one is text."""
+        if self._text_calls is None:
+            self._text_calls = text_functions(
+                (f.name, f.node) for f in self.functions.values() if f.parent is None and f.cls is None)
+        return self._text_calls
 
     def release(self) -> None:
         """Break the reference cycles (functions <-> classes <-> nested functions) so that the

@@ -96,7 +96,7 @@ def assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) ->
                 # (the constructor of a plain class runs in the step when model code of
                 # another file builds an instance there: `Interval(ts[0], ts[-1])`)
                 scopes.soft_cold.add(id(f))
-        elif returns_float(f.node) or returns_host_numbers(f.node) or returns_text(f.node) or \
+        elif returns_float(f.node) or returns_host_numbers(f.node) or returns_text(f.node, scopes.text_calls()) or \
                 handles_data(f.node) or scopes.defer and predicate(f) or \
                 exports and returns_host_object(f.node, scopes.qualname):
             # (reachability from another file wins)
@@ -340,7 +340,7 @@ def _is_root(f: FunctionInfo, scopes: Scopes, compiled=frozenset(), graph=None) 
         if STEP_METHOD.match(f.name) and cls.module_state is None and scopes.defer:
             cls.deferred[f.qualname] = False
         if ROOT_METHOD.match(f.name):
-            if returns_host_numbers(f.node) or returns_text(f.node):   # a report, no step's output
+            if returns_host_numbers(f.node) or returns_text(f.node, scopes.text_calls()):   # a report, no step's output
                 return False
             if cls.is_module or LOSS_CLASS.search(cls.name):
                 return True
