@@ -49,6 +49,9 @@ from tensors is what they render or return for a person to look at, after the st
   conditional of two texts, a call of a function of the module that itself returns text it
   builds (`text_functions`), and a list the function starts empty and only appends text to
   (captum's token pretty-printer: `pretty.append(_clean_up(tok) + " [OVERLAP]")`).
+* A function that opens a file (`with open(path) as f:`) reads or writes it: what it reads
+  from tensors comes from or goes to disk (torchani's `read_xyz`, a graph partitioner), host
+  I/O, cold whoever calls it like a report; not one that runs a training step of its own.
 """
 from __future__ import annotations
 
@@ -299,6 +302,23 @@ def writes_text(fnode) -> bool:
         return False
     streams = _streams(fnode)
     return any(type(x) is ast.Name and x.id in streams for x in targets)
+
+
+def opens_file(fnode) -> bool:
+    """Whether the function itself opens a file (`with open(path) as f:`, `f = open(path)`) and
+    runs no training step of its own (`.backward()`, `.zero_grad()`): it reads or writes the
+    file, so what it reads from tensors comes from or goes to disk (torchani's `read_xyz`
+    parsing lattices, a graph partitioner writing its parts), host I/O whoever calls it."""
+    opened = False
+    for n in own_nodes(fnode):
+        t = type(n)
+        if t is ast.With or t is ast.AsyncWith:
+            opened = opened or any(_opens(i.context_expr) for i in n.items)
+        elif t is ast.Assign:
+            opened = opened or _opens(n.value)
+        elif t is ast.Call and type(n.func) is ast.Attribute and n.func.attr in ("backward", "zero_grad"):
+            return False
+    return opened
 
 
 # Libraries whose objects hold data on the host for another library or a person: containers,

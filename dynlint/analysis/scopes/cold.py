@@ -144,6 +144,9 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
     if id(f) in scopes.reports:
         return "it writes text to a file or stream (`print(..., file=f)`, `f.write(f\"...\")`): " \
                "a report, whoever calls it"
+    if id(f) in scopes.files:
+        return "it opens a file (`with open(path) as f:`): host I/O, what it reads from tensors " \
+               "comes from or goes to disk, whoever calls it"
     if id(f) in scopes.plotting:
         return "it draws a figure (a plotting library): reporting, whoever calls it"
     if id(f) in scopes.memoized:

@@ -116,6 +116,7 @@ class Scopes:
         self.host_algorithms: set[int] = set()    # ids of functions cold as host algorithms
         self.plotting: set[int] = set()           # ids of functions that draw figures (`reporting.py`)
         self.reports: set[int] = set()            # ids of functions that write text reports (`reporting.py`)
+        self.files: set[int] = set()              # ids of functions that open a file (`reporting.opens_file`)
         self.evaluation: set[int] = set()         # ids of those switching a module to eval and back
         self.memoized: set[int] = set()           # ids of functions under `functools.lru_cache`/`cache`
         self.eval_steps: set[int] = set()         # ids of evaluation steps (`evalsteps.py`)
