@@ -1,8 +1,9 @@
 """Host I/O (session 31, hand-read set f's `read_xyz`): a function that opens a file (`with
 open(path) as f:`, `f = open(path)`) reads or writes it, so what it reads from tensors comes
 from or goes to disk: cold whoever calls it, like a report (`reporting.opens_file`), through
-the real CLI. A training loop that opens its log file runs a step of its own and stays, and so
-does what the calling `forward` does itself.
+the real CLI. A training loop that opens its log file and a validation loop that runs the model
+it is given and saves its predictions run a step of their own and stay, and so does what the
+calling `forward` does itself.
 """
 import json
 
@@ -43,6 +44,15 @@ def fit(model, data, opt, log_path):
         log.write(f"{loss.item()}\\\\n")
 
 
+def score_loader(model, loader, save_dir):
+    seen = []
+    for batch in loader:
+        preds = torch.sigmoid(model(batch))
+        seen.append(preds[preds > 0.5])
+    with open(save_dir + "/predictions.pt", "wb") as f:
+        torch.save(seen, f)
+
+
 class Net(torch.nn.Module):
     def forward(self, x, path):
         cells = read_xyz(path)
@@ -68,6 +78,8 @@ def test_functions_that_open_a_file_are_host_io(dynlint, write):
     assert (_line(SOURCE, "if torch.isnan(loss):"), "DYN204") in found, found
     assert (_line(SOURCE, 'log.write(f"{loss.item()}'), "DYN201") in found, found
     assert (_line(SOURCE, "keep = x[x > 0]"), "DYN101") in found, found
+    # a validation loop running the model it is given, saving its predictions: not host I/O
+    assert (_line(SOURCE, "seen.append(preds[preds > 0.5])"), "DYN101") in found, found
 
 
 def test_explain_says_it_opens_a_file(dynlint, write):

@@ -306,9 +306,13 @@ def writes_text(fnode) -> bool:
 
 def opens_file(fnode) -> bool:
     """Whether the function itself opens a file (`with open(path) as f:`, `f = open(path)`) and
-    runs no training step of its own (`.backward()`, `.zero_grad()`): it reads or writes the
-    file, so what it reads from tensors comes from or goes to disk (torchani's `read_xyz`
-    parsing lattices, a graph partitioner writing its parts), host I/O whoever calls it."""
+    runs no step of its own, neither a training step (`.backward()`, `.zero_grad()`) nor a
+    model it is given, called in a loop (`preds = model(batch)`: a validation loop that also
+    saves its predictions to a file): it reads or writes the file, so what it reads from
+    tensors comes from or goes to disk (torchani's `read_xyz` parsing lattices, a graph
+    partitioner writing its parts), host I/O whoever calls it."""
+    a = fnode.args
+    given = {x.arg for x in (*a.posonlyargs, *a.args, *a.kwonlyargs)}
     opened = False
     for n in own_nodes(fnode):
         t = type(n)
@@ -317,6 +321,10 @@ def opens_file(fnode) -> bool:
         elif t is ast.Assign:
             opened = opened or _opens(n.value)
         elif t is ast.Call and type(n.func) is ast.Attribute and n.func.attr in ("backward", "zero_grad"):
+            return False
+        elif t in (ast.For, ast.AsyncFor, ast.While) and any(
+                type(c) is ast.Call and type(c.func) is ast.Name and c.func.id in given
+                for c in own_nodes(n)):
             return False
     return opened
 
