@@ -78,7 +78,13 @@ def _annotation_kind(ann: ast.AST) -> int:
 
 _NUMBERS = frozenset({"int", "float"})
 # numpy's array types (`np.ndarray`, `numpy.typing.NDArray`); their subscripts spell dtypes.
-_NUMPY_ARRAYS = frozenset({"ndarray", "NDArray"})
+# A numpy scalar type (`np.float32`) counts as one: its items and method results are numpy's.
+_NUMPY_SCALAR = "numpy scalar"
+_NUMPY_ARRAYS = frozenset({"ndarray", "NDArray", _NUMPY_SCALAR})
+_NUMPY_SCALARS = frozenset({"generic", "number", "integer", "floating", "complexfloating", "bool_",
+                            "float16", "float32", "float64", "longdouble", "int8", "int16", "int32",
+                            "int64", "uint8", "uint16", "uint32", "uint64", "intp", "complex64",
+                            "complex128", "half", "single", "double"})
 # jaxtyping's dtype heads (`Float[Tensor, "..."]`).
 _JAXTYPING = frozenset({"Float", "Bool", "Int", "UInt", "Integer", "Shaped", "Num", "Real",
                         "Inexact", "Complex", "Float32", "Float64", "Float16", "BFloat16",
@@ -150,7 +156,10 @@ def _annotation_names(node, out: list) -> list:
     if t is ast.Name:
         out.append(node.id)
     elif t is ast.Attribute:
-        out.append(node.attr)
+        # `np.float32`, `numpy.int64`: a numpy scalar, whose `.item()` is numpy's (not a name
+        # alone: `float32` is torch's too)
+        out.append(_NUMPY_SCALAR if node.attr in _NUMPY_SCALARS and type(node.value) is ast.Name
+                   and node.value.id in ("np", "numpy") else node.attr)
     elif t is ast.Subscript:
         _annotation_names(node.value, out)
         if _head(node.value) not in _NUMPY_ARRAYS:     # (`NDArray[np.float64]`: a dtype)

@@ -44,7 +44,14 @@ from tensors is what they render or return for a person to look at, after the st
   atomic numbers to chemical symbols, a `forward -> list[str]`; a PDB writer): soft cold like
   a statistic, and a module's `forward` so declared is no entry point, as for a metric module.
   Not one returning what another call makes of its work (`return tokenizer.decode(ids)` after
-  a decoding loop: the declaration alone does not make it a report).
+  a decoding loop: the declaration alone does not make it a report). Text also comes from a
+  parameter declared `str`, a `str` method of text (`token.replace(...).strip()`), a
+  conditional of two texts, a call of a function of the module that itself returns text it
+  builds (`text_functions`), and a list the function starts empty and only appends text to
+  (captum's token pretty-printer: `pretty.append(_clean_up(tok) + " [OVERLAP]")`).
+* A function that opens a file (`with open(path) as f:`) reads or writes it: what it reads
+  from tensors comes from or goes to disk (torchani's `read_xyz`, a graph partitioner), host
+  I/O, cold whoever calls it like a report; not one that runs a training step of its own.
 """
 from __future__ import annotations
 
@@ -297,6 +304,31 @@ def writes_text(fnode) -> bool:
     return any(type(x) is ast.Name and x.id in streams for x in targets)
 
 
+def opens_file(fnode) -> bool:
+    """Whether the function itself opens a file (`with open(path) as f:`, `f = open(path)`) and
+    runs no step of its own, neither a training step (`.backward()`, `.zero_grad()`) nor a
+    model it is given, called in a loop (`preds = model(batch)`: a validation loop that also
+    saves its predictions to a file): it reads or writes the file, so what it reads from
+    tensors comes from or goes to disk (torchani's `read_xyz` parsing lattices, a graph
+    partitioner writing its parts), host I/O whoever calls it."""
+    a = fnode.args
+    given = {x.arg for x in (*a.posonlyargs, *a.args, *a.kwonlyargs)}
+    opened = False
+    for n in own_nodes(fnode):
+        t = type(n)
+        if t is ast.With or t is ast.AsyncWith:
+            opened = opened or any(_opens(i.context_expr) for i in n.items)
+        elif t is ast.Assign:
+            opened = opened or _opens(n.value)
+        elif t is ast.Call and type(n.func) is ast.Attribute and n.func.attr in ("backward", "zero_grad"):
+            return False
+        elif t in (ast.For, ast.AsyncFor, ast.While) and any(
+                type(c) is ast.Call and type(c.func) is ast.Name and c.func.id in given
+                for c in own_nodes(n)):
+            return False
+    return opened
+
+
 # Libraries whose objects hold data on the host for another library or a person: containers,
 # not computations (see the module docstring).
 EXPORTS = ("scipy.sparse.", "networkx.", "networkit.", "igraph.", "pandas.", "PIL.", "trimesh.")
@@ -440,11 +472,19 @@ def _text_annotation(ann) -> bool:
     return any(text) and all(a or b for a, b in zip(text, rest))
 
 
-def _text_value(node, names: set[str]) -> bool:
+# `str` methods whose result is text again (`token.replace("\\n", " ").strip()`).
+_STR_METHODS = frozenset({"replace", "strip", "lstrip", "rstrip", "lower", "upper", "title", "capitalize",
+                          "casefold", "swapcase", "center", "ljust", "rjust", "zfill", "expandtabs",
+                          "removeprefix", "removesuffix"})
+
+
+def _text_value(node, names: set[str], calls=frozenset()) -> bool:
     """Text built here: a string constant, an f-string, `str(x)`, `sep.join(...)`, `"%s" % x`,
-    `"{}".format(x)`, a concatenation with one, a name bound only to text (`names`), or a list,
-    tuple or comprehension of those. Not a call of anything else (`tokenizer.decode(ids)`:
-    what a decoding loop hands back is the step's result, whatever its type)."""
+    `"{}".format(x)`, a concatenation with one, a `str` method of text, a conditional of two
+    texts, a name bound only to text (`names`), a call of a function of the module that
+    returns text it builds (`calls`), or a list, tuple or comprehension of those. Not a call of
+    anything else (`tokenizer.decode(ids)`: what a decoding loop hands back is the step's
+    result, whatever its type)."""
     t = type(node)
     if t is ast.Constant:
         return type(node.value) is str
@@ -453,26 +493,43 @@ def _text_value(node, names: set[str]) -> bool:
     if t is ast.Name:
         return node.id in names
     if t is ast.BinOp:
-        return type(node.op) is ast.Add and (_text_value(node.left, names) or _text_value(node.right, names)) \
+        return type(node.op) is ast.Add and (_text_value(node.left, names, calls) or
+                                             _text_value(node.right, names, calls)) \
             or type(node.op) is ast.Mod and type(node.left) in (ast.Constant, ast.JoinedStr)
+    if t is ast.IfExp:
+        return _text_value(node.body, names, calls) and _text_value(node.orelse, names, calls)
     if t in (ast.List, ast.Tuple):
-        return bool(node.elts) and all(_text_value(e, names) for e in node.elts)
+        return bool(node.elts) and all(_text_value(e, names, calls) for e in node.elts)
     if t in (ast.ListComp, ast.GeneratorExp):
-        return _text_value(node.elt, names)
+        return _text_value(node.elt, names, calls)
     if t is ast.Call:
         func = node.func
         if type(func) is ast.Name:
-            return func.id == "str" or func.id in ("tuple", "list") and len(node.args) == 1 and \
-                _text_value(node.args[0], names)
-        return type(func) is ast.Attribute and (func.attr == "join" or func.attr == "format" and
-                                                type(func.value) is ast.Constant)
+            return func.id == "str" or func.id in calls or func.id in ("tuple", "list") and \
+                len(node.args) == 1 and _text_value(node.args[0], names, calls)
+        if type(func) is not ast.Attribute:
+            return False
+        return func.attr == "join" or func.attr == "format" and type(func.value) is ast.Constant or \
+            func.attr in _STR_METHODS and _text_value(func.value, names, calls)
     return False
 
 
-def _text_names(fnode) -> set[str]:
-    """Names the function annotates as text (`out: list[str] = []`) or binds only to text."""
-    annotated, good, bad = set(), set(), set()
-    binds = sorted((n for n in own_nodes(fnode) if type(n) in (ast.AnnAssign, ast.Assign)),
+def _empty_list(node) -> bool:
+    return type(node) is ast.List and not node.elts or \
+        type(node) is ast.Call and type(node.func) is ast.Name and node.func.id == "list" and \
+        not node.args and not node.keywords
+
+
+def _text_names(fnode, calls=frozenset()) -> set[str]:
+    """Names the function annotates as text (`out: list[str] = []`, a parameter `token: str`),
+    binds only to text, or starts as an empty list and only appends text to
+    (`out.append(f"...")`, `out.extend([...])`, `out += [...]`; nothing else written into it)."""
+    a = fnode.args
+    annotated = {x.arg for x in (*a.posonlyargs, *a.args, *a.kwonlyargs)
+                 if x.annotation is not None and _text_annotation(x.annotation)}
+    good, bad, lists = set(), set(), set()
+    nodes = list(own_nodes(fnode))
+    binds = sorted((n for n in nodes if type(n) in (ast.AnnAssign, ast.Assign)),
                    key=lambda n: (n.lineno, n.col_offset))
     for n in binds:
         if type(n) is ast.AnnAssign:
@@ -481,13 +538,35 @@ def _text_names(fnode) -> set[str]:
             continue
         for tgt in n.targets:
             if type(tgt) is ast.Name:
-                (good if _text_value(n.value, annotated | good) else bad).add(tgt.id)
-    return annotated | (good - bad)
+                if _empty_list(n.value):
+                    lists.add(tgt.id)
+                else:
+                    (good if _text_value(n.value, annotated | good, calls) else bad).add(tgt.id)
+    if lists:
+        known = annotated | (good - bad)
+        for n in nodes:     # what goes into the lists: only text
+            t = type(n)
+            if t is ast.Call and type(n.func) is ast.Attribute and type(n.func.value) is ast.Name \
+                    and n.func.value.id in lists:
+                args = n.args[1:] if n.func.attr == "insert" else n.args
+                if n.func.attr not in ("append", "extend", "insert") or n.keywords or len(args) != 1 or \
+                        not _text_value(args[0], known, calls):
+                    lists.discard(n.func.value.id)
+            elif t is ast.AugAssign and type(n.target) is ast.Name and n.target.id in lists:
+                if not _text_value(n.value, known, calls):
+                    lists.discard(n.target.id)
+            elif t in (ast.Assign, ast.AugAssign) and any(
+                    type(x) is ast.Subscript and type(x.value) is ast.Name and x.value.id in lists
+                    for x in (n.targets if t is ast.Assign else [n.target])):
+                lists.difference_update(x.value.id for x in (n.targets if t is ast.Assign else [n.target])
+                                        if type(x) is ast.Subscript and type(x.value) is ast.Name)
+    return annotated | (good - bad - lists) | (lists - bad)
 
 
-def returns_text(fnode) -> bool:
+def returns_text(fnode, calls=frozenset()) -> bool:
     """Declared to return text (`_text_annotation`), and every `return` of the function itself
-    hands back text it built (`_text_value`)."""
+    hands back text it built (`_text_value`); `calls` are the functions of the module that do
+    so (`text_functions`)."""
     if fnode.returns is None or not _text_annotation(fnode.returns):
         return False
     names = None
@@ -498,10 +577,33 @@ def returns_text(fnode) -> bool:
             if n.value is None:
                 return False
             if names is None:
-                names = _text_names(fnode)
-            if not _text_value(n.value, names):
+                names = _text_names(fnode, calls)
+            if not _text_value(n.value, names, calls):
                 return False
             found = True
         elif t in (ast.Yield, ast.YieldFrom):
             return False
     return found
+
+
+def text_functions(functions) -> frozenset:
+    """Names of the module-level functions (`(name, def node)` pairs; a name defined twice is
+    left out) that return text they build, calls of one another included (to a fixed point):
+    what a call of one hands back is text too."""
+    cands, seen = {}, set()
+    for name, node in functions:
+        if name in seen:
+            cands.pop(name, None)
+            continue
+        seen.add(name)
+        if node.returns is not None and _text_annotation(node.returns):
+            cands[name] = node
+    found: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, node in cands.items():
+            if name not in found and returns_text(node, frozenset(found)):
+                found.add(name)
+                changed = True
+    return frozenset(found)

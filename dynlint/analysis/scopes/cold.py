@@ -144,6 +144,9 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
     if id(f) in scopes.reports:
         return "it writes text to a file or stream (`print(..., file=f)`, `f.write(f\"...\")`): " \
                "a report, whoever calls it"
+    if id(f) in scopes.files:
+        return "it opens a file (`with open(path) as f:`): host I/O, what it reads from tensors " \
+               "comes from or goes to disk, whoever calls it"
     if id(f) in scopes.plotting:
         return "it draws a figure (a plotting library): reporting, whoever calls it"
     if id(f) in scopes.memoized:
@@ -159,7 +162,7 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
     if returns_host_numbers(f.node):
         return "every return converts tensor data to Python floats, or to a record of Python " \
                "values (JSON, a report): a statistic, metric or serialisation"
-    if returns_text(f.node):
+    if returns_text(f.node, scopes.text_calls()):
         return "it is declared to return text (`str`, a list or tuple of `str`) and builds the " \
                "text it returns: what it reads becomes words for a person or a file"
     if returns_host_object(f.node, scopes.qualname):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import re
 
+from ..reporting import text_functions
 from ..roles import Role
 
 
@@ -115,6 +116,7 @@ class Scopes:
         self.host_algorithms: set[int] = set()    # ids of functions cold as host algorithms
         self.plotting: set[int] = set()           # ids of functions that draw figures (`reporting.py`)
         self.reports: set[int] = set()            # ids of functions that write text reports (`reporting.py`)
+        self.files: set[int] = set()              # ids of functions that open a file (`reporting.opens_file`)
         self.evaluation: set[int] = set()         # ids of those switching a module to eval and back
         self.memoized: set[int] = set()           # ids of functions under `functools.lru_cache`/`cache`
         self.eval_steps: set[int] = set()         # ids of evaluation steps (`evalsteps.py`)
@@ -122,6 +124,7 @@ class Scopes:
         # being called from cold code is no evidence, so another file's model code reaching
         # them (a base class's `forward` calling an overridden hook) makes them model code.
         self.soft_cold: set[int] = set()
+        self._text_calls: frozenset | None = None
         # Collecting for the cross-file step: entry points that depend on whether a base
         # class of another file is an nn.Module are left to it (ClassInfo.deferred).
         self.defer = False
@@ -151,6 +154,14 @@ class Scopes:
                         todo.append(child.name)
             self._below[cls.name] = out
         return out
+
+    def text_calls(self) -> frozenset:
+        """Names of the module's functions that return text they build (`reporting.
+        text_functions`), once per module: a call of one is text."""
+        if self._text_calls is None:
+            self._text_calls = text_functions(
+                (f.name, f.node) for f in self.functions.values() if f.parent is None and f.cls is None)
+        return self._text_calls
 
     def release(self) -> None:
         """Break the reference cycles (functions <-> classes <-> nested functions) so that the

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from ..reporting import (EXPORTS, draws, imports_plotting, returns_host_numbers, returns_host_object,
-                         returns_python_bool, returns_text, writes_text)
+                         opens_file, returns_python_bool, returns_text, writes_text)
 from ..roles import Role
 from ..evalsteps import call_key, inference_loops_callees, per_batch_callees, runs_model
 from ..steploops import (batch_loop_spans, body_span, drives_model, loop_statements, own_nodes, step_spans, trains,
@@ -49,6 +49,12 @@ def assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) ->
         roots = roots or {id(f) for f in todo} | steps
         scopes.reports.update(id(f) for f in order if id(f) not in roots and writes_text(f.node))
         plotting.update(scopes.reports)
+    # Opening a file is host I/O (parsing a text file, writing a partition to disk): what the
+    # function reads from tensors comes from or goes to the file, cold whoever calls it.
+    if any("open(" in ln for ln in lines):
+        roots = roots or {id(f) for f in todo} | steps
+        scopes.files.update(id(f) for f in order if id(f) not in roots and opens_file(f.node))
+        plotting.update(scopes.files)
     # Switching a module to eval mode and back to training mode is an evaluation run
     # between training steps (or a probe, an export): reporting too, whoever calls it.
     evaluating = [f for f in order if f.parent is None and evaluates(f, lines)]
@@ -96,7 +102,7 @@ def assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) ->
                 # (the constructor of a plain class runs in the step when model code of
                 # another file builds an instance there: `Interval(ts[0], ts[-1])`)
                 scopes.soft_cold.add(id(f))
-        elif returns_float(f.node) or returns_host_numbers(f.node) or returns_text(f.node) or \
+        elif returns_float(f.node) or returns_host_numbers(f.node) or returns_text(f.node, scopes.text_calls()) or \
                 handles_data(f.node) or scopes.defer and predicate(f) or \
                 exports and returns_host_object(f.node, scopes.qualname):
             # (reachability from another file wins)
@@ -340,7 +346,7 @@ def _is_root(f: FunctionInfo, scopes: Scopes, compiled=frozenset(), graph=None) 
         if STEP_METHOD.match(f.name) and cls.module_state is None and scopes.defer:
             cls.deferred[f.qualname] = False
         if ROOT_METHOD.match(f.name):
-            if returns_host_numbers(f.node) or returns_text(f.node):   # a report, no step's output
+            if returns_host_numbers(f.node) or returns_text(f.node, scopes.text_calls()):   # a report, no step's output
                 return False
             if cls.is_module or LOSS_CLASS.search(cls.name):
                 return True
