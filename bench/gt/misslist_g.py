@@ -124,7 +124,9 @@ DIAGNOSES_G = {
         "`output_probs = base_distributions.Normal(0, 1).cdf(link)` in `BernoulliLikelihood.marginal` (model "
         "code): `Normal(0, 1)` validates Python numbers (host-built, rightly not flagged by DYN215), but "
         "`.cdf(link)` validates its device argument (`_validate_sample`: a host read per call); DYN215 matches "
-        "constructors only"),
+        "constructors only [rule extended since leads31: DYN215 flags `log_prob`/`cdf` of a validating "
+        "distribution built in place or bound to a name or `self.attr`; this line stays missed because "
+        "`base_distributions` is a re-exported alias, the next entry's cause]"),
     (_GP + "likelihoods/bernoulli_likelihood.py", "Bernoulli(probs"): (
         "kind: torch.distributions through a re-exported alias is not recognised (DYN215)",
         "`base_distributions.Bernoulli(probs=output_probs)`: `base_distributions` is "

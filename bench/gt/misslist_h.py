@@ -126,7 +126,10 @@ DIAGNOSES_H = {
         "since scope30 for 593: `fit`'s epoch loop calls `_train_epoch` (whose loop around `_train_batch`'s "
         "backward is the training step) and `_predict_epoch`, the validation epoch, so `_predict_epoch`'s loop "
         "and `_predict_batch` are model code (reach._mark_validation_epochs); 595, `scores.cpu()` in the `else` "
-        "of `if isinstance(scores, list):`, stays missed: `scores, _ = self.network(X)` has no tensor kind there]"),
+        "of `if isinstance(scores, list):`, stays missed: `scores, _ = self.network(X)` has no tensor kind there] "
+        "[595 fixed since leads31: the `else` read the if-body's binding (`scores = [...]`, a list); a name that "
+        "held a tensor before the `if` and that the body rebinds to a plain value holds the tensor in the `else` "
+        "(paths._else_block)]"),
     (_TN + "pretraining.py", "_predict_epoch"): (
         FIT_COLD,
         "`output.cpu().detach().numpy()` (x3) in `TabNetPretrainer._predict_epoch`, called only by `fit` (cold by "

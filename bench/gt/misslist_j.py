@@ -77,7 +77,7 @@ DIAGNOSES_J = {
         "`qMaxValueEntropy` / `qLowerBoundMaxValueEntropy._compute_information_gain` (model code): the "
         "`torch.distributions.Normal(...)` built a few lines above (387, 547) is flagged DYN215; its "
         "`_validate_sample` (`support.check(value).all()`) reads a bool on every call, attributed to the call "
-        "lines"),
+        "lines [fixed since leads31: DYN215 also flags `log_prob`/`cdf`/`icdf` of a name or `self.attr` every binding of which builds a validating distribution; kept for the first-look report]"),
     (_BO + "acquisition/max_value_entropy_search.py", "psd_safe_cholesky"): (
         LIBRARY,
         "`L = psd_safe_cholesky(variance_m)` (model code): linear_operator's `psd_safe_cholesky` checks the "
@@ -141,7 +141,7 @@ DIAGNOSES_J = {
         VALIDATE,
         "`ucdf = self.std_norm.cdf(u)` / `torch.exp(self.std_norm.log_prob(u))` in "
         "`AnalyticExpectedUtilityOfBestOption.forward` (model code): the `Normal` built in `__init__` (83, cold) "
-        "and kept in an attribute validates each sample"),
+        "and kept in an attribute validates each sample (`std_norm = Normal(...); self.std_norm = std_norm`) [fixed since leads31: DYN215 also flags `log_prob`/`cdf`/`icdf` of a name or `self.attr` every binding of which builds a validating distribution; kept for the first-look report]"),
     (_BO + "acquisition/preference.py", "*"): (
         CTOR,
         "`std_norm = torch.distributions.normal.Normal(...)` in `AnalyticExpectedUtilityOfBestOption.__init__` "
@@ -150,7 +150,7 @@ DIAGNOSES_J = {
     (_BO + "models/likelihoods/pairwise.py", "*"): (
         VALIDATE,
         "`return std_norm.cdf(z)` in `PairwiseProbitLikelihood.p` (model code): the `Normal` of line 138 "
-        "(flagged DYN215) validates the sample"),
+        "(flagged DYN215) validates the sample [fixed since leads31: DYN215 also flags `log_prob`/`cdf`/`icdf` of a name or `self.attr` every binding of which builds a validating distribution; kept for the first-look report]"),
     (_BO + "models/pairwise_gp.py", "psd_safe_cholesky"): (
         LIBRARY,
         "`chol = psd_safe_cholesky(matrix, jitter=jitter)` in `_scaled_psd_safe_cholesky` (model code): "

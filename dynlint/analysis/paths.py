@@ -131,10 +131,11 @@ class PathJoins:
     def _else_block(self, pre: dict, mid: dict, node: ast.If) -> None:
         """The `else` runs instead of the body: a name the body sets to `None` holds inside
         it what it held before the `if` (`m = None` in the body must not make the `else`'s
-        `torch.where(m.any(), m, ...)` read None). Other names keep the body's binding, as
-        everywhere in the walk (in a loop, an earlier iteration's body did bind them). After
-        the `else`, a name it does not rebind keeps the body's `None` (see
-        `_join_optional_paths`)."""
+        `torch.where(m.any(), m, ...)` read None), and so does a name that held a tensor
+        before and that the body rebinds to a plain value. Other names keep the body's binding,
+        as everywhere in the walk (in a loop, an earlier iteration's body did bind them). After
+        the `else`, a name it does not rebind keeps the body's binding (see
+        `_join_optional_paths`, `_join_tensor_paths`)."""
         facts = narrowing.facts(self, node.test, False)
         env = self.frame.env
         # Only a `name = None` statement of the body itself can leave a name None (cheap to
@@ -142,6 +143,20 @@ class PathJoins:
         maybe = _none_assigned(node.body) if node.orelse else ()
         nones = [n for n in stored_names(node.body) if n in pre and n in maybe and
                  _binds_none(node.body, n)] if maybe else ()
+        # Nor does a plain value the body gives a name that held a tensor before the `if`
+        # (`if isinstance(s, list): s = [...] else: s = s.cpu().numpy()`): the `else` reads
+        # the tensor, on the path that skips the body (the first iteration, in a loop).
+        # Not a name the test proves a tensor in the body (`if isinstance(c, Tensor): c = c[-1]
+        # else: c = int(c)`): the `else` holds whatever else it may be; nor in an `elif`
+        # chain, whose later tests see the first body's binding (the walk's, as in a loop).
+        elif_chain = len(node.orelse) == 1 and type(node.orelse[0]) is ast.If
+        if elif_chain:
+            node.orelse[0]._dl_elif = True
+        if node.orelse and not elif_chain and not node.__dict__.get("_dl_elif"):
+            tested = {n for n, k in narrowing.facts(self, node.test, True).items() if _maybe_tensor(k)}
+            nones = [*nones, *(n for n, k in pre.items() if n not in nones and n not in tested and
+                               _maybe_tensor(k) and (b := mid.get(n)) is not None and
+                               K.level(b) < PROBABLE)]
         for name in nones:
             env[name] = pre[name]
         self._narrowed_block(facts, node.orelse)

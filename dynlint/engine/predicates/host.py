@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import ast
 
+from ...analysis.bindings import binding_values
 from ...analysis.hostmem import names_cpu
 from ...analysis.tensor_api import HOST_FACTORIES, VALIDATED_DISTRIBUTIONS
 from .bindings import every_binding
+from .calls import kw_absent
 from .context import DYNAMIC_CALLS, torch_name
 from .registry import predicate
 
@@ -91,3 +93,39 @@ def validated_distribution(ctx, node):
     if "validation_off" not in cache:
         cache["validation_off"] = any("set_default_validate_args(False)" in line for line in ctx.analyzer.lines)
     return not cache["validation_off"]
+
+
+def _builds_validating_distribution(ctx, value) -> bool:
+    """A call of a validating `torch.distributions` class that leaves validation on (no
+    `validate_args`, nor `**kwargs` that could hold it); for `self.attr = name`, every binding
+    of `name` in the method that stores it (`std_norm = Normal(...); self.std_norm = std_norm`)."""
+    if type(value) is ast.Name:
+        method = _storing_method(ctx, value)
+        values = binding_values(method.node, value.id) if method is not None else None
+        return bool(values) and all(_validating_call(ctx, v) for v in values)
+    return _validating_call(ctx, value)
+
+
+def _validating_call(ctx, value) -> bool:
+    return type(value) is ast.Call and kw_absent(ctx, value, "validate_args") and \
+        validated_distribution(ctx, value)
+
+
+def _storing_method(ctx, name):
+    """The method of the current class whose body holds `name` (a `self.attr = name` value)."""
+    frame = ctx.frame
+    while frame is not None and frame.cls is None:
+        frame = frame.parent
+    for infos in (frame.cls.methods.values() if frame is not None else ()):
+        for info in infos:
+            n = info.node
+            if n.lineno <= name.lineno <= n.end_lineno:
+                return info
+    return None
+
+
+@predicate(text=("distributions",))
+def validating_distribution(ctx, node):
+    """A validating `torch.distributions` object: built right there (`Normal(0, 1).cdf(z)`), or a local name or `self.attr` every binding of which builds one (`normal = Normal(mu, sigma)`, `self.std_norm = Normal(0, 1)` in `__init__`): its `log_prob`/`cdf` check the value (not `icdf`) against the support (`_validate_sample`) and read the answer on the host on every call, even when the constructor's own check ran on Python numbers."""
+    return _validating_call(ctx, node) or \
+        every_binding(ctx, node, _builds_validating_distribution, "validating_distribution")
