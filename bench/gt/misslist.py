@@ -92,7 +92,8 @@ DIAGNOSES = {
         "DYN206); `data = param.data` reads a field of a NamedTuple of another file (params.py), and no field "
         "kind crosses files (`fields.py` is per file); its declaration `Optional[Union[Dict[str, Tensor], "
         "List[ParamItem]]]` would read as a probable tensor (a union naming Tensor), too weak for the list store: "
-        "what decides it is a str key on the union's only mapping member]"),
+        "what decides it is a str key on the union's only mapping member; fixed since host31: "
+        "`annotations.keyed_item_kind`, fields of another file's classes as `Class.field[str]`]"),
     ("kornia/filters/canny.py", "while ((edges_old - edges)"): (
         EAGER,
         "`while (...).any():` in the `else` of `if is_exporting(): ... elif torch.jit.is_tracing():` "
