@@ -24,12 +24,11 @@ _TYPED_DICT = frozenset({"TypedDict", "typing.TypedDict", "typing_extensions.Typ
 def declared_items(tree: ast.AST | None) -> dict:
     """{class name: {key: kind}} for the module-level TypedDict classes of a module (with the
     items their TypedDict bases of the module declare), informative kinds only."""
-    if tree is None:
-        return {}
-    found = tree.__dict__.get("_dl_typed_dicts")
-    if found is not None:
-        return found
-    found = {}
+    return _cached(tree, "_dl_typed_dicts", _typed_dicts)
+
+
+def _typed_dicts(tree) -> dict:
+    found: dict = {}
     for st in getattr(tree, "body", ()):
         if type(st) is not ast.ClassDef or not st.bases:
             continue
@@ -47,7 +46,6 @@ def declared_items(tree: ast.AST | None) -> dict:
                 else:
                     items.pop(node.target.id, None)
         found[st.name] = items
-    tree._dl_typed_dicts = found
     return found
 
 
@@ -126,11 +124,10 @@ def declared_fields(tree: ast.AST | None) -> dict:
     """{class name: {field: kind}} for the module-level classes of a module whose body declares
     a field with str-keyed items of a known kind (`data: Optional[Union[Dict[str, Tensor],
     List[Item]]]` in a NamedTuple or a dataclass: `annotations.keyed_item_kind`)."""
-    if tree is None:
-        return {}
-    found = tree.__dict__.get("_dl_keyed_fields")
-    if found is not None:
-        return found
+    return _cached(tree, "_dl_keyed_fields", _keyed_fields)
+
+
+def _keyed_fields(tree) -> dict:
     found = {}
     for st in getattr(tree, "body", ()):
         if type(st) is not ast.ClassDef:
@@ -143,5 +140,15 @@ def declared_fields(tree: ast.AST | None) -> dict:
                     items[node.target.id] = k
         if items:
             found[st.name] = items
-    tree._dl_keyed_fields = found
+    return found
+
+
+def _cached(tree, attr: str, build) -> dict:
+    """`build(tree)`, kept on the tree's node (asked once per subscript)."""
+    if tree is None:
+        return {}
+    found = tree.__dict__.get(attr)
+    if found is None:
+        found = build(tree)
+        setattr(tree, attr, found)
     return found
