@@ -90,7 +90,13 @@ DIAGNOSES = {
         "`new_batch_shape[-k:] = data['output_size'][0]; torch.Size(new_batch_shape)`: model code (reached from "
         "another file: ImageSequential.forward_parameters -> VideoSequential.forward_parameters -> "
         "_get_new_batch_shape); `data` is a dict parameter whose items have no kind, and a slice assignment adds "
-        "no item kind to the list, so `torch.Size(...)` converting tensor elements is missed"),
+        "no item kind to the list, so `torch.Size(...)` converting tensor elements is missed [host31's reading: "
+        "the slice assignment is not the gap (a fixture with the function and its model in one file is flagged, "
+        "DYN206); `data = param.data` reads a field of a NamedTuple of another file (params.py), and no field "
+        "kind crosses files (`fields.py` is per file); its declaration `Optional[Union[Dict[str, Tensor], "
+        "List[ParamItem]]]` would read as a probable tensor (a union naming Tensor), too weak for the list store: "
+        "what decides it is a str key on the union's only mapping member; fixed since host31: "
+        "`annotations.keyed_item_kind`, fields of another file's classes as `Class.field[str]`]"),
     ("kornia/filters/canny.py", "while ((edges_old - edges)"): (
         EAGER,
         "`while (...).any():` in the `else` of `if is_exporting(): ... elif torch.jit.is_tracing():` "
@@ -168,10 +174,12 @@ DIAGNOSES = {
         "`dt = any_np_pt(dt, ax); if not dt.any():` (model code, reached from another file): `any_np_pt` "
         "returns numpy or a tensor as its argument is, so `dt` has no kind"),
     ("monai/transforms/utils.py", "compute_divisible_spatial_size"): (
-        "cross-file: parameter kind from callers",
+        "by design: host-built tensor",
         "`int(np.ceil(dim / k_d) * k_d)` over `spatial_shape: Sequence[int]`: the caller in "
         "apps/detection/utils/detector_utils.py passes `list(max_spatial_size_t)`, a list of 0-d tensors; the "
-        "annotation says ints"),
+        "annotation says ints [host31's reading: `max_spatial_size_t, _ = torch.max(torch.tensor(image_sizes), "
+        "dim=0)` with `image_sizes` the images' `.shape` tuples: built in host memory, no device; a read of it "
+        "waits for no device in a GPU run either]"),
     ("segment_anything/automatic_mask_generator.py", "*"): (
         "scope: plain class, not nn.Module",
         "SamAutomaticMaskGenerator is a plain class whose generate() drives the model: not an entry point"),

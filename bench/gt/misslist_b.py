@@ -100,7 +100,11 @@ DIAGNOSES_B = {
     (_UL + "utils/tal.py", "make_anchors"): (
         XPARAM,
         "`new_full(size, stride)` with `stride = strides[i]`; callers pass `self.stride`, a tensor attribute "
-        "copied from the Detect head (nn/tasks.py) in another file"),
+        "copied from the Detect head (nn/tasks.py) in another file [host31's reading: the head builds it in host "
+        "memory (`torch.zeros(self.nl)`, `torch.tensor([...])` in tasks.py), and the model's `_apply` override "
+        "maps it with `fn` (`m.stride = fn(m.stride)`), so `.to(device)` moves it: a device tensor in a GPU run; "
+        "needs that fact, the loss's `self.stride = m.stride` with `m = model.model[-1]`, and the three callers' "
+        "kinds across files]"),
 }
 
 # false alarms: executed flagged lines with no data-dependent op at that line in the runs

@@ -79,7 +79,9 @@ DIAGNOSES_C = {
                 "`idx: Optional[Tensor] = None` declared: `idx[z]` is a tensor of no known rank, and a "
                 "conditional expression keeps only the flags both branches share, so the positions kind is "
                 "lost (without the annotation, or with a helper returning `torch.where(c)[0]` directly, it "
-                "is flagged)"),
+                "is flagged) [fixed since host31: a name that holds `None` (declared `Optional[Tensor]` or "
+                "not) or a 1-d tensor before a loop whose body rebinds it only to 1-d tensors when it is one "
+                "at the top is 1-d (`paths._carried_vectors`); kept for the first-look report]"),
     (_TMF + "retrieval/ndcg.py", "_tie_average_dcg"): (
         ZERO_D, "`discount_cumsum[groups[0]]`: an element of a tensor used as an index (not flagged in model code "
                 "either)"),

@@ -150,6 +150,44 @@ def _container_of_tensors(ann) -> bool:
     return bool(items) and all(_head(i) in K.TENSOR_ANNOTATIONS for i in items)
 
 
+def keyed_item_kind(ann: ast.AST | None) -> int | None:
+    """The kind of a str-keyed item (`data["size"]`) of a value so declared, when every mapping
+    the annotation allows maps `str` to tensors and its other members cannot be indexed by a
+    string (`Optional[Union[Dict[str, Tensor], List[Item]]]`: a key picks the dict); None
+    when nothing says (no mapping, any other member, an item of no tensor)."""
+    ann = parsed(ann)
+    found = None
+    for member in _members(ann) if ann is not None else ():
+        if type(member) is ast.Constant and member.value is None:
+            continue
+        head = _head(member.value if type(member) is ast.Subscript else member)
+        if head in _SEQUENCES or head in _NOT_KEYED:
+            continue
+        if head not in _MAPPINGS or type(member) is not ast.Subscript or \
+                type(member.slice) is not ast.Tuple or len(member.slice.elts) != 2 or \
+                _head(member.slice.elts[0]) != "str":
+            return None
+        k = annotation_kind(member.slice.elts[1])
+        if K.level(k) != TENSOR or found is not None and found != k:
+            return None
+        found = k
+    return found
+
+
+def _members(ann):
+    """The members of a union annotation (`Optional[X]`, `Union[A, B]`, `A | B`), flattened."""
+    if type(ann) is ast.BinOp and type(ann.op) is ast.BitOr:
+        return _members(ann.left) + _members(ann.right)
+    if type(ann) is ast.Subscript and _head(ann.value) in ("Optional", "Union"):
+        items = ann.slice.elts if type(ann.slice) is ast.Tuple else [ann.slice]
+        return [m for i in items for m in _members(i)]
+    return [ann]
+
+
+# Members a string key cannot index (a `str` indexes by position, an int raises).
+_NOT_KEYED = frozenset({"str", "int", "float", "bool", "bytes"})
+
+
 def _annotation_names(node, out: list) -> list:
     """Names in an annotation, outermost first: Optional[torch.Tensor] -> Optional, Tensor."""
     t = type(node)

@@ -69,7 +69,7 @@ class KindInference:
                     self._tuple_kinds[id(node)] = item
                     return K.tuple_kind(item)
                 return item
-            if type(node.slice) is ast.Constant and type(node.value) is ast.Name:
+            if type(node.slice) is ast.Constant and type(node.value) in (ast.Name, ast.Attribute):
                 declared = typeddicts.item_kind(self, node.value, node.slice.value)
                 if declared is not None:
                     return declared         # `batch["masks"]` of a TypedDict parameter

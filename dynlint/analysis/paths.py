@@ -13,7 +13,9 @@ from contextlib import contextmanager
 from . import kinds as K
 from . import narrowing
 from .kinds import HOST, NOT, PROBABLE, TENSOR, UNKNOWN
-from .statements import walk
+from .annotations import annotation_kind
+from .bindings import last_values
+from .statements import statements, walk
 from .tensor_api import TENSOR_NAMES
 
 
@@ -26,10 +28,10 @@ class PathJoins:
         self._host_on_every_path(pre, [node])
 
     def _while(self, node: ast.While) -> None:
-        self._loop_carried(node.body)
+        self._loop_carried(node.body, line=node.lineno)
         self._branching(node)
 
-    def _loop_carried(self, body, target=None) -> None:
+    def _loop_carried(self, body, target=None, line=None) -> None:
         """A name holding a Python value before a loop that the loop's body rebinds to a tensor
         (`diff = float("inf")`, then `while diff > tol: ... diff = torch.linalg.norm(x - y)`)
         holds the tensor at the loop's top from the second iteration on: the test and the
@@ -40,13 +42,19 @@ class PathJoins:
         env = self.frame.env
         fresh = {n.id for n in walk(target) if type(n) is ast.Name} if target is not None else ()
         found = {}
-        for name, value in _carried(body, False):
+        pairs = list(_carried(body, False))
+        for name, value in pairs:
             before = env.get(name)
             if name not in fresh and before is not None and K.level(before) == NOT and \
                     not before & K.HOLDS:
                 found.setdefault(name, []).append(value)
-        if not found:
-            return
+        if found:
+            self._carry(found)
+        if line is not None:
+            self._carried_vectors(body, pairs, fresh, line)
+
+    def _carry(self, found: dict) -> None:
+        env = self.frame.env
         kinds, tuple_kinds = self._kinds, self._tuple_kinds
         self._kinds, self._tuple_kinds = {}, {}
         try:
@@ -62,6 +70,75 @@ class PathJoins:
         for name, k in carried.items():
             env[name] = k
             self.frame.tuples.pop(name, None)
+
+    def _carried_vectors(self, body, pairs, fresh, line: int) -> None:
+        """An index set refined each iteration (`idx = z if idx is None else idx[z]`, `keep =
+        keep[m]`) stays 1-d: a name that holds `None` or a 1-d tensor before the loop, which
+        the body rebinds only by plain assignments, each giving a 1-d tensor when the name
+        is one at the loop's top, is one there (by induction over the iterations), so its
+        items are 0-d tensors after the loop too (`rank`)."""
+        env = self.frame.env
+        values: dict = {}
+        for name, value in pairs:
+            values.setdefault(name, []).append(value)
+        values = {n: vs for n, vs in values.items() if n not in fresh and env.get(n) is not None
+                  and not env[n] & (K.VEC | HOST | K.CPU | K.HOLDS) and any(
+                      type(x) is ast.Name and x.id == n for v in vs for x in walk(v))}
+        func = self._function_node() if values else None
+        if func is None:
+            return
+        found = {n: vs for n, vs in values.items()
+                 if _plain_stores_only(body, n) and self._none_or_vector(func, n, line)}
+        if not found:
+            return
+        kinds, tuple_kinds = self._kinds, self._tuple_kinds
+        self._kinds, self._tuple_kinds = {}, {}
+        saved = dict(env)
+        try:
+            for name in found:
+                env[name] = TENSOR | K.VEC
+            got = self._straight_line(body, found)
+        finally:
+            self._kinds, self._tuple_kinds = kinds, tuple_kinds
+            env.clear()
+            env.update(saved)
+        for name, vs in found.items():
+            if all(K.level(k) == TENSOR and k & K.VEC and not k & (HOST | K.CPU)
+                   for k in got.get(name, ())) and len(got.get(name, ())) == len(vs):
+                env[name] = TENSOR | K.VEC
+                self.frame.tuples.pop(name, None)
+
+    def _straight_line(self, body, names) -> dict:
+        """The kinds the plain assignments of `names` in a loop's body give, judged with the
+        names the body's earlier top-level assignments bind (`z = where(c)[0]; idx = idx[z]`)
+        bound as they do; those in nested blocks with what the top-level ones left."""
+        env = self.frame.env
+        got: dict = {}
+        top = set()
+        for st in body:
+            target = st.targets[0] if type(st) is ast.Assign and len(st.targets) == 1 else \
+                st.target if type(st) is ast.AnnAssign and st.value is not None else None
+            if type(target) is not ast.Name:
+                continue
+            k = self.kind(st.value)
+            if type(st) is ast.AnnAssign and K.level(annotation_kind(st.annotation)) == TENSOR:
+                k = annotation_kind(st.annotation)
+            if target.id in names and type(st) is ast.Assign:
+                got.setdefault(target.id, []).append(k)
+                top.add(id(st.value))
+            env[target.id] = k
+        for name, vs in names.items():
+            for v in vs:
+                if id(v) not in top:
+                    got.setdefault(name, []).append(self.kind(v))
+        return got
+
+    def _none_or_vector(self, func, name: str, line: int) -> bool:
+        """Every value `name` may hold before `line` is `None` or a 1-d tensor."""
+        before = last_values(func, name, line)
+        return bool(before) and all(
+            type(v) is ast.Constant and v.value is None or
+            K.level(self.kind(v)) == TENSOR and self.kind(v) & K.VEC for v in before)
 
     def _host_on_every_path(self, pre: dict, stmts, bound=None) -> None:
         """After a block that may not run (a loop body, a branch, a `try`), a name holds a
@@ -382,6 +459,29 @@ def _carried(block, inner: bool):
             yield from _carried(h.body, loop)
         for case in getattr(st, "cases", None) or ():
             yield from _carried(case.body, loop)
+
+
+def _plain_stores_only(body, name: str) -> bool:
+    """Every binding of `name` in the loop's `body` is a plain `name = value`."""
+    plain = stores = 0
+    for st in statements(body, enter_defs=False):
+        if type(st) is ast.Assign and len(st.targets) == 1 and type(st.targets[0]) is ast.Name \
+                and st.targets[0].id == name:
+            plain += 1
+        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for n in walk(st) if not hasattr(st, "body") else _header_nodes(st):
+            if type(n) is ast.Name and n.id == name and type(n.ctx) is ast.Store:
+                stores += 1
+    return stores == plain
+
+
+def _header_nodes(st):
+    """The nodes of a compound statement outside its blocks (a `for` target, a `with` item)."""
+    for field in ("target", "items", "test", "iter", "subject"):
+        v = getattr(st, field, None)
+        for part in v if type(v) is list else (v,) if v is not None else ():
+            yield from walk(part)
 
 
 def ends(stmts) -> bool:

@@ -573,10 +573,11 @@ class LocalCalls:
                                                         getattr(a, "is_package", False))
         return found
 
-    def external_item(self, target: str, key: str):
+    def external_item(self, target: str, key: str, field: bool = False):
         """The kind another file of the project declares for item `key` of its TypedDict
-        `target` (an import target; typeddicts.py), as the cross-file step told this walk;
-        None when not known (yet)."""
+        `target` (an import target; typeddicts.py), or with `field`, for the str-keyed items of
+        field `key` of its class `target`, as the cross-file step told this walk; None when
+        not known (yet)."""
         module = self.a.module_name
         if module is None or target.startswith(_OUTSIDE) or target.partition(".")[0] in _STDLIB:
             return None
@@ -584,7 +585,7 @@ class LocalCalls:
         if found is None:
             found = self._keys[target] = resolve_import(target, module,
                                                         getattr(self.a, "is_package", False))
-        name = f"{found}.[{key}]"
+        name = f"{found}.{key}[str]" if field else f"{found}.[{key}]"
         asking = self._asking()
         if asking != "<module>":
             self.demands.setdefault(name, set()).add(asking)
@@ -646,6 +647,10 @@ class LocalCalls:
         for cls, items in typeddicts.declared_items(self.a.tree).items():
             for key, kind in items.items():
                 out[f"{cls}.[{key}]"] = kind
+        # The str-keyed items of the fields its classes declare (`param.data["size"]` elsewhere).
+        for cls, fields in typeddicts.declared_fields(self.a.tree).items():
+            for name, kind in fields.items():
+                out[f"{cls}.{name}[str]"] = kind
         # A function the walk skipped (cold: `evaluate_feasibility`, by its name) or that
         # returned nothing still declares what it returns: a caller in its own file reads the
         # annotation (`result`), so do callers in other files. Only from a file's first walk:

@@ -256,7 +256,7 @@ class Analyzer(PathJoins, KindInference):
         self.child(node.iter)
         self.bind_iteration(node.target, node.iter)
         self.child(node.target)
-        self._loop_carried(node.body, node.target)
+        self._loop_carried(node.body, node.target, node.lineno)
         self.visit_all(node.body)
         self.visit_all(node.orelse)
         self._host_on_every_path(pre, node.body + node.orelse)
