@@ -2,8 +2,10 @@
 
 * `called_instances` with the class names the text mentions first looks for `= C(` before
   the regex's pass over the whole function;
-* `_mentions` (a walk again's callers, summaries.with_callers) first asks the names the
-  whole function mentions (FunctionInfo.refs, read by the pre-pass) before reading its body;
+* `_mentions` (a walk again's callers, summaries.with_callers) first asks whether the lines
+  of its body hold the names as text (`text.LineText`) before reading its body;
+* `LineText.lines_holding` / `within`: a range of lines that does not hold a word as text has
+  no such token (`FunctionInfo.refs`), so the look may stand before the tokens;
 * `direct_subclasses` and `cold_called` remember where a name leads through re-exports;
 * `run_check` keeps the cyclic garbage collector off while it gathers the workers' results
   and runs the cross-file step (they build only acyclic objects), and restores it after.
@@ -23,6 +25,7 @@ from dynlint.analysis.scopes import index_module
 from dynlint.analysis.scopes.info import TOKEN_TABLE
 from dynlint.analysis.scopes.naming import _LOCAL_INSTANCE, called_instances
 from dynlint.analysis.summaries import _PARTS_TABLE, _mentions
+from dynlint.analysis.text import LineText, within
 from dynlint.engine.match import split_lines
 from dynlint.project.index import canonical, direct_subclasses
 
@@ -94,6 +97,7 @@ def test_mentions_shortcut_on_own_source():
     for path in SOURCES:
         text = path.read_text(encoding="utf-8")
         lines = split_lines(text)
+        whole = LineText(lines)
         scopes = index_module(ast.parse(text), lines, module="pkg.mod")
         for info in scopes.order:
             body = _body_names(info, lines)
@@ -101,11 +105,41 @@ def test_mentions_shortcut_on_own_source():
             for names in ({info.name}, params, set(list(body)[:3]), {"not_a_name_anywhere"},
                           params - body):
                 seen: dict = {}
-                assert _mentions(info, set(names), lines, seen) == (not body.isdisjoint(names)), \
+                at = whole.lines_holding(names)
+                assert _mentions(info, set(names), at, whole, seen) == (not body.isdisjoint(names)), \
                     (path, info.qualname, names)
             checked += 1
         scopes.release()
     assert checked > 1000
+
+
+def test_line_text_holds_every_token_on_own_source():
+    """Every name a function's references hold (`FunctionInfo.refs`) is in the lines
+    `LineText` says hold it, within the function's lines; a name no line holds, nowhere."""
+    checked = 0
+    for path in SOURCES[::4]:
+        text = path.read_text(encoding="utf-8")
+        lines = split_lines(text)
+        whole = LineText(lines)
+        scopes = index_module(ast.parse(text), lines, module="pkg.mod")
+        for info in scopes.order:
+            node = info.node
+            for name in list(info.refs(lines)[0])[:20]:
+                at = whole.lines_holding({name, "not_a_name_anywhere"})
+                assert within(at, node.lineno, node.end_lineno), (path, info.qualname, name)
+                assert at == sorted(i + 1 for i, ln in enumerate(lines) if name in ln)
+                checked += 1
+        assert not whole.lines_holding({"not_a_name_anywhere_" + "x"})
+        scopes.release()
+    assert checked > 1000
+
+
+def test_line_text_ranges():
+    whole = LineText(["a = 1", "def f():", "    return foo(x)", "", "class B: pass", "y=foo"])
+    assert whole.lines_holding({"foo"}) == [3, 6]
+    assert whole.holds({"foo"}, 2, 3) and whole.holds({"foo"}, 6, 6)
+    assert not whole.holds({"foo"}, 4, 5) and not whole.holds({"zz"}, 1, 6)
+    assert not whole.holds(set(), 1, 6) and not within([], 0, -1) and not within([3], 0, -1)
 
 
 def test_direct_subclasses_through_reexports():
