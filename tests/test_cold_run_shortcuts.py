@@ -6,6 +6,8 @@
   of its body hold the names as text (`text.LineText`) before reading its body;
 * `LineText.lines_holding` / `within`: a range of lines that does not hold a word as text has
   no such token (`FunctionInfo.refs`), so the look may stand before the tokens;
+* `bindings._bound` (what a statement binds) skips the contexts of names and builds no list
+  per node: the same names as the plain walk (`_bound_slow` here);
 * `direct_subclasses` and `cold_called` remember where a name leads through re-exports;
 * `run_check` keeps the cyclic garbage collector off while it gathers the workers' results
   and runs the cross-file step (they build only acyclic objects), and restores it after.
@@ -21,7 +23,9 @@ import sys
 from pathlib import Path
 
 import dynlint
+from dynlint.analysis.bindings import _bound
 from dynlint.analysis.scopes import index_module
+from dynlint.analysis.statements import child_nodes
 from dynlint.analysis.scopes.info import TOKEN_TABLE
 from dynlint.analysis.scopes.naming import _LOCAL_INSTANCE, called_instances
 from dynlint.analysis.summaries import _PARTS_TABLE, _mentions
@@ -132,6 +136,45 @@ def test_line_text_holds_every_token_on_own_source():
         assert not whole.lines_holding({"not_a_name_anywhere_" + "x"})
         scopes.release()
     assert checked > 1000
+
+
+def _bound_slow(tree) -> set:
+    """What `bindings._bound` gives, the plain way (its code before it was made faster)."""
+    out = set()
+    todo = [tree]
+    while todo:
+        n = todo.pop()
+        t = type(n)
+        if t is ast.Name and type(n.ctx) is ast.Store:
+            out.add(n.id)
+        if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            out.add(n.name)
+            continue
+        if t is ast.Lambda:
+            continue
+        if t in (ast.Import, ast.ImportFrom):
+            out.update(a.asname or a.name.split(".")[0] for a in n.names)
+        todo.extend(child_nodes(n))
+    return out
+
+
+def test_bound_names_on_own_source_and_tricky_forms():
+    """What every statement and expression binds: the same names either way (walrus in a
+    comprehension, starred and nested targets, imports, defs, lambdas, `match`, dict `**`)."""
+    tricky = ("import a.b as c, d.e\nfrom f import g as h, i\n"
+              "def k(x=(y := 1), *, z=None): m = 2\nclass N: o = 3\n"
+              "p, *q, (r, s.t) = u[v] = w = lambda aa=(bb := 2): (cc := 3)\n"
+              "with x as (dd, ee), y as ff.gg: pass\n"
+              "for hh in [ii for jj in kk if (ll := jj)]: mm = {**nn, oo: (pp := 4)}\n"
+              "match x:\n    case [qq, *rr] | {'k': qq, **rr}: ss = 1\n"
+              "try: pass\nexcept E as tt: uu = 5\n")
+    checked = 0
+    for text in [tricky] + [path.read_text(encoding="utf-8") for path in SOURCES[::3]]:
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, (ast.stmt, ast.expr)):
+                assert _bound(node) == _bound_slow(node), ast.dump(node)[:200]
+                checked += 1
+    assert checked > 40_000
 
 
 def test_line_text_ranges():
