@@ -2,8 +2,12 @@
 
 * `called_instances` with the class names the text mentions first looks for `= C(` before
   the regex's pass over the whole function;
-* `_mentions` (a walk again's callers, summaries.with_callers) first asks the names the
-  whole function mentions (FunctionInfo.refs, read by the pre-pass) before reading its body;
+* `_mentions` (a walk again's callers, summaries.with_callers) first asks whether the lines
+  of its body hold the names as text (`text.LineText`) before reading its body;
+* `LineText.lines_holding` / `within`: a range of lines that does not hold a word as text has
+  no such token (`FunctionInfo.refs`), so the look may stand before the tokens;
+* `bindings._bound` (what a statement binds) skips the contexts of names and builds no list
+  per node: the same names as the plain walk (`_bound_slow` here);
 * `direct_subclasses` and `cold_called` remember where a name leads through re-exports;
 * `run_check` keeps the cyclic garbage collector off while it gathers the workers' results
   and runs the cross-file step (they build only acyclic objects), and restores it after.
@@ -19,10 +23,13 @@ import sys
 from pathlib import Path
 
 import dynlint
+from dynlint.analysis.bindings import _bound
 from dynlint.analysis.scopes import index_module
+from dynlint.analysis.statements import child_nodes
 from dynlint.analysis.scopes.info import TOKEN_TABLE
 from dynlint.analysis.scopes.naming import _LOCAL_INSTANCE, called_instances
 from dynlint.analysis.summaries import _PARTS_TABLE, _mentions
+from dynlint.analysis.text import LineText, within
 from dynlint.engine.match import split_lines
 from dynlint.project.index import canonical, direct_subclasses
 
@@ -94,6 +101,7 @@ def test_mentions_shortcut_on_own_source():
     for path in SOURCES:
         text = path.read_text(encoding="utf-8")
         lines = split_lines(text)
+        whole = LineText(lines)
         scopes = index_module(ast.parse(text), lines, module="pkg.mod")
         for info in scopes.order:
             body = _body_names(info, lines)
@@ -101,11 +109,80 @@ def test_mentions_shortcut_on_own_source():
             for names in ({info.name}, params, set(list(body)[:3]), {"not_a_name_anywhere"},
                           params - body):
                 seen: dict = {}
-                assert _mentions(info, set(names), lines, seen) == (not body.isdisjoint(names)), \
+                at = whole.lines_holding(names)
+                assert _mentions(info, set(names), at, whole, seen) == (not body.isdisjoint(names)), \
                     (path, info.qualname, names)
             checked += 1
         scopes.release()
     assert checked > 1000
+
+
+def test_line_text_holds_every_token_on_own_source():
+    """Every name a function's references hold (`FunctionInfo.refs`) is in the lines
+    `LineText` says hold it, within the function's lines; a name no line holds, nowhere."""
+    checked = 0
+    for path in SOURCES[::4]:
+        text = path.read_text(encoding="utf-8")
+        lines = split_lines(text)
+        whole = LineText(lines)
+        scopes = index_module(ast.parse(text), lines, module="pkg.mod")
+        for info in scopes.order:
+            node = info.node
+            for name in list(info.refs(lines)[0])[:20]:
+                at = whole.lines_holding({name, "not_a_name_anywhere"})
+                assert within(at, node.lineno, node.end_lineno), (path, info.qualname, name)
+                assert at == sorted(i + 1 for i, ln in enumerate(lines) if name in ln)
+                checked += 1
+        assert not whole.lines_holding({"not_a_name_anywhere_" + "x"})
+        scopes.release()
+    assert checked > 1000
+
+
+def _bound_slow(tree) -> set:
+    """What `bindings._bound` gives, the plain way (its code before it was made faster)."""
+    out = set()
+    todo = [tree]
+    while todo:
+        n = todo.pop()
+        t = type(n)
+        if t is ast.Name and type(n.ctx) is ast.Store:
+            out.add(n.id)
+        if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            out.add(n.name)
+            continue
+        if t is ast.Lambda:
+            continue
+        if t in (ast.Import, ast.ImportFrom):
+            out.update(a.asname or a.name.split(".")[0] for a in n.names)
+        todo.extend(child_nodes(n))
+    return out
+
+
+def test_bound_names_on_own_source_and_tricky_forms():
+    """What every statement and expression binds: the same names either way (walrus in a
+    comprehension, starred and nested targets, imports, defs, lambdas, `match`, dict `**`)."""
+    tricky = ("import a.b as c, d.e\nfrom f import g as h, i\n"
+              "def k(x=(y := 1), *, z=None): m = 2\nclass N: o = 3\n"
+              "p, *q, (r, s.t) = u[v] = w = lambda aa=(bb := 2): (cc := 3)\n"
+              "with x as (dd, ee), y as ff.gg: pass\n"
+              "for hh in [ii for jj in kk if (ll := jj)]: mm = {**nn, oo: (pp := 4)}\n"
+              "match x:\n    case [qq, *rr] | {'k': qq, **rr}: ss = 1\n"
+              "try: pass\nexcept E as tt: uu = 5\n")
+    checked = 0
+    for text in [tricky] + [path.read_text(encoding="utf-8") for path in SOURCES[::3]]:
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, (ast.stmt, ast.expr)):
+                assert _bound(node) == _bound_slow(node), ast.dump(node)[:200]
+                checked += 1
+    assert checked > 40_000
+
+
+def test_line_text_ranges():
+    whole = LineText(["a = 1", "def f():", "    return foo(x)", "", "class B: pass", "y=foo"])
+    assert whole.lines_holding({"foo"}) == [3, 6]
+    assert whole.holds({"foo"}, 2, 3) and whole.holds({"foo"}, 6, 6)
+    assert not whole.holds({"foo"}, 4, 5) and not whole.holds({"zz"}, 1, 6)
+    assert not whole.holds(set(), 1, 6) and not within([], 0, -1) and not within([3], 0, -1)
 
 
 def test_direct_subclasses_through_reexports():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from .statements import child_nodes, walk
+from .statements import child_fields, child_nodes, walk
 
 # (the fields of a compound statement that hold blocks; `handlers` hold except clauses)
 BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
@@ -197,23 +197,55 @@ def binds_name(tree, name: str) -> bool:
 
 
 def _bound(tree) -> set:
-    """The names `binds_name(tree, name)` is true for."""
+    """The names `binds_name(tree, name)` is true for: the `Name`s stored, defs, classes and
+    imports, not entering functions, classes and lambdas. A walk without a list per node and
+    without the contexts of names and attributes (asked of every statement of most
+    functions, it is a walk of all their code; tests/test_cold_run_shortcuts.py compares it
+    with the plain walk)."""
     out = set()
     todo = [tree]
+    pop, push, extend, fields = todo.pop, todo.append, todo.extend, _BIND_FIELDS
+    Name, Lambda, Store, AST = ast.Name, ast.Lambda, ast.Store, ast.AST
     while todo:
-        n = todo.pop()
+        n = pop()
         t = type(n)
-        if t is ast.Name and type(n.ctx) is ast.Store:
-            out.add(n.id)
-        if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+        if t is Name:
+            if type(n.ctx) is Store:
+                out.add(n.id)
+            continue                # (its one child is its context)
+        if t in _DEFS:
             out.add(n.name)
             continue
-        if t is ast.Lambda:
+        if t is Lambda:
             continue
-        if t in (ast.Import, ast.ImportFrom):
+        if t is ast.Import or t is ast.ImportFrom:
             out.update(a.asname or a.name.split(".")[0] for a in n.names)
-        todo.extend(child_nodes(n))
+            continue                # (its children, the aliases, hold no node)
+        for name in fields[t]:
+            v = getattr(n, name, None)
+            if type(v) is list:
+                if None in v:       # (see statements.child_nodes)
+                    extend(x for x in v if isinstance(x, AST))
+                else:
+                    extend(v)
+            elif isinstance(v, AST):
+                push(v)
     return out
+
+
+_DEFS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
+
+
+class _BindFields(dict):
+    """node type -> `statements.child_fields` without `ctx` (load, store or delete: binds
+    nothing), found on first use."""
+
+    def __missing__(self, cls) -> tuple:
+        found = self[cls] = tuple(f for f in child_fields(cls) if f != "ctx")
+        return found
+
+
+_BIND_FIELDS = _BindFields()
 
 
 def int_valued(func, name: str) -> bool:

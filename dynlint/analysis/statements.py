@@ -113,3 +113,8 @@ class _ChildFields(dict):
 
 
 _CHILD_FIELDS = _ChildFields()
+
+
+def child_fields(cls) -> tuple:
+    """The fields of node type `cls` that may hold nodes (those `child_nodes` reads)."""
+    return _CHILD_FIELDS[cls]

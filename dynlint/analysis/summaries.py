@@ -28,6 +28,7 @@ from .scopes.crossfile import resolve_import
 from .scopes.held import held_attributes
 from .scopes.naming import constructed_classes
 from .scopes.info import TOKEN_TABLE
+from .text import LineText, within
 
 
 class LocalCalls:
@@ -740,7 +741,7 @@ class LocalCalls:
         its callers in the same walk. Mentioning the name counts as calling."""
         only = set(only)
         top = [f for f in self.a.scopes.order if f.parent is None]
-        lines = self.a.lines
+        lines = self._line_text()
         body: dict = {}             # id -> the names a function's body mentions
         held: dict = {}             # class -> the names its methods mention
         for _ in range(_CALLER_DEPTH):
@@ -749,13 +750,22 @@ class LocalCalls:
             # is called: `self.x(...)` names neither; such a caller's class stores one.
             called = {f.cls.name for f in top if f.qualname in only and f.cls is not None
                       and f.name in _CALLED}
+            # (the lines that hold the names as text: only functions there can mention them)
+            at, called_at = lines.lines_holding(names), lines.lines_holding(called)
             more = {f.qualname for f in top if f.qualname not in only and (
-                _mentions(f, names, lines, body) or
-                (called and f.cls is not None and _holds_one(f.cls, called, lines, held)))}
+                _mentions(f, names, at, lines, body) or
+                (called_at and f.cls is not None and _holds_one(f.cls, called, called_at, lines, held)))}
             if not more:
                 break
             only |= more
         return only
+
+    def _line_text(self) -> LineText:
+        """The module's text for word look-ups (`text.LineText`), made once per module."""
+        found = self.__dict__.get("_text")
+        if found is None or found.lines is not self.a.lines:
+            found = self._text = LineText(self.a.lines)
+        return found
 
     def _all_callers_walked(self, info, names) -> bool:
         """Whether every function of the file that may call `info` by one of `names` was
@@ -765,6 +775,10 @@ class LocalCalls:
         a = self.a
         if a.only is None:
             return True
+        # (`names` is () for a function only other files call: left to the look below)
+        at = self._line_text().lines_holding(names) if names else None
+        if at == []:
+            return True             # (no function names them)
         static = info.cls is None or any(type(d) is ast.Name and d.id in ("staticmethod",
                                                                         "classmethod")
                                          for d in info.node.decorator_list)
@@ -772,6 +786,10 @@ class LocalCalls:
             if f.parent is not None or f.qualname in a.only or f is info or \
                     (f.role in a.skip_roles and id(f) not in a._unskipped):
                 continue                # (a function's own `def` line names it)
+            # (the text first: a walk again has read no function's references yet, and most
+            # functions name none of `names`)
+            if at is not None and not within(at, f.node.lineno, f.node.end_lineno):
+                continue
             mentioned = names & f.refs(a.lines)[0]
             if not mentioned:
                 continue
@@ -813,30 +831,38 @@ _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _PARTS_TABLE = {**TOKEN_TABLE, ord("."): " "}
 
 
-def _mentions(info, names: set, lines: list, seen: dict) -> bool:
+def _mentions(info, names: set, at: list, text: LineText, seen: dict) -> bool:
     """Whether `info`'s body (not its `def` line: another class's method of the same name
-    calls nothing by being defined) mentions one of `names`."""
+    calls nothing by being defined) mentions one of `names` (`at`: the lines holding them)."""
     found = seen.get(id(info))
     if found is None:
-        # The whole function's names (read once by the pre-pass) hold its body's: most
-        # functions mention none of `names` at all, and need no reading of their body.
-        if names.isdisjoint(info.refs(lines)[0]):
-            return False
         node = info.node
-        text = "\n".join(lines[node.body[0].lineno - 1:node.end_lineno])
+        # Most bodies do not hold the names even as text: then no reading of their tokens (a
+        # walk again, whose pre-pass is replayed, has read no function's references).
+        if not within(at, node.body[0].lineno, node.end_lineno):
+            return False
+        body = "\n".join(text.lines[node.body[0].lineno - 1:node.end_lineno])
         # (the parts of its dotted names: `.` splits as any other separator; `names` are
         # function names, never the empty part `tok.split(".")` would also give)
-        found = seen[id(info)] = set(text.translate(_PARTS_TABLE).split())
+        found = seen[id(info)] = set(body.translate(_PARTS_TABLE).split())
     return not names.isdisjoint(found)
 
 
-def _holds_one(cls, classes: set, lines: list, seen: dict) -> bool:
+def _holds_one(cls, classes: set, at: list, text: LineText, seen: dict) -> bool:
     """Whether a method of `cls` mentions one of `classes` (what storing an instance of it in
-    `self.x` takes: attributes.held_classes)."""
+    `self.x` takes: attributes.held_classes; `at`: the lines holding them)."""
     found = seen.get(id(cls))
     if found is None:
-        found = seen[id(cls)] = set().union(*(info.refs(lines)[0] for infos in cls.methods.values()
-                                              for info in infos))
+        methods = [info for infos in cls.methods.values() for info in infos]
+        # (the text first, as in `_mentions`, from the first method's line to the last one's,
+        # kept per class; the answer is kept only once the tokens are read)
+        span = seen.get(("lines", id(cls)))
+        if span is None:
+            span = seen[("lines", id(cls))] = (min((m.node.lineno for m in methods), default=0),
+                                               max((m.node.end_lineno for m in methods), default=-1))
+        if not within(at, *span):
+            return False
+        found = seen[id(cls)] = set().union(*(info.refs(text.lines)[0] for info in methods))
     return not classes.isdisjoint(found)
 
 

@@ -111,52 +111,55 @@ def once_only(ctx, node):
     """Runs once per object, not per step: in a method after `if self.X: return`, or in the
     body of `if not self.X:`, where the method itself sets `self.X` (lazy initialisation on
     the first forward). The guard's own test runs every call and is not part of it."""
-    frame = ctx.frame
-    while frame is not None and type(frame.node) is ast.Lambda:
-        frame = frame.parent
-    fnode = frame.node if frame is not None else None
-    if type(fnode) not in (ast.FunctionDef, ast.AsyncFunctionDef) or frame.cls is None:
-        return False
-    cache = ctx.analyzer.__dict__.setdefault("_once_cache", {})
-    regions = cache.get(id(fnode))
-    if regions is None:
-        regions = cache[id(fnode)] = once_regions(fnode)
-    return any(contains(stmt, node) for _, stmts in regions for stmt in stmts)
+    return _in_regions(ctx, node, "_once_cache", _once, methods_only=True)
+
+
+def _once(ctx, fnode) -> list:
+    # once_regions' statements are those after (or under) the guard, never the guard's test
+    return [(stmt, None) for _, stmts in once_regions(fnode) for stmt in stmts]
 
 
 def records_only(ctx, node):
     """Runs only to keep an opt-in record: in the body of `if self.X:` that stores Python
     numbers read from tensors into attributes no code of the module reads back, and does
     nothing else (`analysis/records.py`). The flag's own test is not part of it."""
-    frame = ctx.frame
-    while frame is not None and type(frame.node) is ast.Lambda:
-        frame = frame.parent
-    fnode = frame.node if frame is not None else None
-    if type(fnode) not in (ast.FunctionDef, ast.AsyncFunctionDef) or frame.cls is None or \
-            not _mentions(ctx.analyzer, ("if self.",)):
-        return False
-    cache = ctx.analyzer.__dict__.setdefault("_records_cache", {})
-    regions = cache.get(id(fnode))
-    if regions is None:
-        regions = cache[id(fnode)] = record_regions(fnode, lambda: _attributes_read(ctx.analyzer))
-    return any(contains(stmt, node) and not contains(stmt.test, node) for stmt in regions)
+    return _mentions(ctx.analyzer, ("if self.",)) and \
+        _in_regions(ctx, node, "_records_cache", _records, methods_only=True)
+
+
+def _records(ctx, fnode) -> list:
+    # the module's attributes read back are only needed when a method has such an `if`
+    return [(stmt, stmt.test) for stmt in record_regions(fnode, lambda: _attributes_read(ctx.analyzer))]
 
 
 def optin_only(ctx, node):
     """Runs only when a caller turns on a parameter that is off by default, and then only
     shows values: the body of `if debug: print(...)` (`debug=False`) or `if hook: hook(...)`
     (`hook=None`), nothing else in it (`records.optin_regions`). The test itself is not part of it."""
+    return _in_regions(ctx, node, "_optin_cache", _optin, methods_only=False)
+
+
+def _optin(ctx, fnode) -> list:
+    return [(stmt, stmt.test) for stmt in optin_regions(fnode)]
+
+
+def _in_regions(ctx, node, key: str, regions_of, methods_only: bool) -> bool:
+    """`node` lies in one of the regions `regions_of(ctx, function)` finds in the function that
+    encloses it (a lambda belongs to the function it is written in), and not in that region's
+    excluded part: `(region, excluded or None)` pairs. Many nodes of one function ask, so
+    the regions are computed once per function (`key` names the analyzer's cache). `methods_only`: only functions defined in a class body count."""
     frame = ctx.frame
     while frame is not None and type(frame.node) is ast.Lambda:
         frame = frame.parent
     fnode = frame.node if frame is not None else None
-    if type(fnode) not in (ast.FunctionDef, ast.AsyncFunctionDef):
+    if type(fnode) not in (ast.FunctionDef, ast.AsyncFunctionDef) or (methods_only and frame.cls is None):
         return False
-    cache = ctx.analyzer.__dict__.setdefault("_optin_cache", {})
+    cache = ctx.analyzer.__dict__.setdefault(key, {})
     regions = cache.get(id(fnode))
     if regions is None:
-        regions = cache[id(fnode)] = optin_regions(fnode)
-    return any(contains(stmt, node) and not contains(stmt.test, node) for stmt in regions)
+        regions = cache[id(fnode)] = regions_of(ctx, fnode)
+    return any(contains(inside, node) and (excluded is None or not contains(excluded, node))
+               for inside, excluded in regions)
 
 
 def _attributes_read(analyzer) -> set:
