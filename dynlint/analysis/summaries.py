@@ -725,7 +725,7 @@ class LocalCalls:
                     todo[c] = self.infos[c]
         self.waiting = {}
         for fid, sites in self.sites.items():
-            if not self._all_callers_walked(self.infos[fid], self.called_as.get(fid, ())):
+            if not self._all_callers_walked(self.infos[fid], self.called_as.get(fid, frozenset())):
                 continue
             upgrades = self._upgrades(self.infos[fid], sites)
             if upgrades:
@@ -775,7 +775,7 @@ class LocalCalls:
         a = self.a
         if a.only is None:
             return True
-        # (`names` is () for a function only other files call: left to the look below)
+        # (`names` is empty for a function only other files call: no function here names it)
         at = self._line_text().lines_holding(names) if names else None
         if at == []:
             return True             # (no function names them)
