@@ -4,7 +4,7 @@ c4bfcd8 for dynlint and rules); the kind causes marked "fixture" were checked wi
 the same code (flagged or not by the same dynlint). Keys as in misslist.DIAGNOSES: (file prefix, function or code
 fragment); the first matching key wins. Cause labels start with their group.
 
-The first look has no executed false alarm (FP_K is empty)."""
+The first look has no executed false alarm; FP_K lists those after it."""
 from __future__ import annotations
 
 _KD = "k_diffusion/"
@@ -56,21 +56,10 @@ DIAGNOSES_K = {
         "In `sample_dpmpp_sde`, `_2m_sde` and `_3m_sde` the same function mask-indexes `sigmas[sigmas > 0]` (flagged "
         "DYN101), a use that only an array takes"),
     # -- k-diffusion: kind (methods of local instances, callable attributes) -------------------------
-    (_KD + "sampling.py", "propose_step"): (
-        LOCAL_INSTANCE,
-        "`inv_error = 1 / (float(error) + self.eps)` in `PIDStepSizeController.propose_step` (model code from "
-        "`DPMSolver.dpm_solver_adaptive`): `error = torch.linalg.norm(...) / x.numel() ** 0.5`, a 0-d tensor"),
-    (_KD + "sampling.py", "dpm_solver_fast"): (
-        LOCAL_INSTANCE,
-        "`if not t_end > t_start and eta:` in `DPMSolver.dpm_solver_fast` (model code: an nn.Module method): "
-        "`t_start`/`t_end` are `dpm_solver.t(torch.tensor(sigma_max))`, i.e. `-sigma.log()`, from "
-        "`sample_dpm_fast`"),
-    (_KD + "sampling.py", "dpm_solver_adaptive"): (
-        LOCAL_INSTANCE,
-        "`forward = t_end > t_start`, then `if not forward and eta:`, `h_init = abs(h_init) * (1 if forward else "
-        "-1)`, `while s < t_end - 1e-5 if forward else ...:` and `t = torch.minimum(...) if forward else ...` in "
-        "`DPMSolver.dpm_solver_adaptive` (model code): the adaptive loop's condition and direction read 0-d "
-        "tensors every step; the times reach the method as in `dpm_solver_fast`"),
+    # (Found since session 31, summaries.LocalCalls.local_methods: `pid.propose_step(error)` and
+    # `dpm_solver.dpm_solver_fast/_adaptive(x, dpm_solver.t(...), ...)` bind their arguments, so
+    # sampling.py 319/390/432/434/443/445 and `get_ancestral_step`'s 56, reached from the solver's
+    # `get_ancestral_step(self.sigma(t), ...)`, are flagged. LOCAL_INSTANCE is their first-look cause.)
     (_KD + "sampling.py", "BatchedBrownianTree.sort"): (
         CALLABLE_ATTR,
         "`return (a, b, 1) if a < b else (b, a, -1)` in the static `BatchedBrownianTree.sort` (model code from "
@@ -134,4 +123,12 @@ DIAGNOSES_K = {
         "copied to numpy to sum NaN-aware, once per batch of an evaluation pass; DYN214 is a model-code rule"),
 }
 
-FP_K: dict = {}
+FP_K = {
+    (_KD + "sampling.py", "torch.linspace(t_start, t_end"): (
+        "ground truth blind spot: a host read inside an ATen kernel",
+        "`ts = torch.linspace(t_start, t_end, m + 1, device=x.device)` in `DPMSolver.dpm_solver_fast` (DYN206 "
+        "since the local-instance change: `t_start`/`t_end` are `dpm_solver.t(...)`, 0-d tensors): eager ATen's "
+        "`linspace(Tensor start, Tensor end, steps)` runs `aten::item` / `_local_scalar_dense` on both (the "
+        "profiler shows them under `aten::linspace`), below the recorder's dispatch mode, which sees only "
+        "`aten.linspace.Tensor_Tensor`; as pytorch-metric-learning's `get_bins` in suite g"),
+}

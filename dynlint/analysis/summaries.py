@@ -401,6 +401,8 @@ class LocalCalls:
                     return []
                 out.append(methods[0])
             return out
+        if type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id != "self":
+            return self.local_methods(node)
         if type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id == "self":
             # `self.loss(...)`: the instance held is called (`__call__`, or a module's forward).
             cls = self._own_class()
@@ -418,6 +420,22 @@ class LocalCalls:
             methods = self._method(held, f.attr)[0]
             if not methods or len(methods) != 1:
                 return []               # one class we cannot follow: no claim
+            out.append(methods[0])
+        return out
+
+    def local_methods(self, node: ast.Call) -> list:
+        """`ctl = Controller(...)`, then `ctl.propose(err)`: the method of that class of this
+        file (exactly that class: the local holds what its constructor built, no subclass), so
+        the call binds its arguments like a call of a function of this file does."""
+        f = node.func
+        if type(f) is not ast.Attribute or type(f.value) is not ast.Name or \
+                f.value.id in ("self", "cls") or not self.a.scopes.classes:
+            return []
+        out = []
+        for cls in self._local_instance(f.value.id, node.lineno, self.a.scopes.classes):
+            methods = self._method(cls, f.attr)[0]
+            if not methods or len(methods) != 1:
+                return []               # an attribute, or a method we cannot pick: no claim
             out.append(methods[0])
         return out
 
