@@ -65,3 +65,52 @@ def test_tensor_arguments_reach_methods_of_a_local_instance(dynlint, tmp_path):
 def test_a_python_number_passed_to_the_method_is_no_tensor(dynlint, tmp_path):
     got = _check(dynlint, tmp_path, "0.5")
     assert ("samp.py", 11, "DYN203") not in got, got
+
+
+CROSS_FILE = {
+    "pyproject.toml": "[project]\nname = 'pkg'\n",
+    "pkg/__init__.py": "",
+    "pkg/ctl.py": """\
+        class Controller:
+            def __init__(self, h, eps=1e-8):
+                self.h = h
+                self.eps = eps
+
+            def propose(self, error):
+                inv = 1 / (float(error) + self.eps)
+                self.h *= inv
+                return inv > 1
+        """,
+    "pkg/solver.py": """\
+        import torch
+        from torch import nn
+
+        from pkg.ctl import Controller
+
+
+        class Solver(nn.Module):
+            def __init__(self, model):
+                super().__init__()
+                self.model = model
+
+            def forward(self, x):
+                ctl = Controller(0.1)
+                for _ in range(3):
+                    x = self.model(x)
+                    ctl.propose(ERROR)
+                return x
+        """,
+}
+
+
+def test_arguments_reach_methods_of_a_local_instance_of_a_class_of_another_file(dynlint, tmp_path):
+    # The same fact across files: the call's site goes to `pkg.ctl.Controller.propose`
+    # (summaries.LocalCalls.external_key), as a call of an imported function's does.
+    files = dict(CROSS_FILE)
+    files["pkg/solver.py"] = files["pkg/solver.py"].replace("ERROR", "torch.linalg.norm(x) / x.numel()")
+    write_tree(tmp_path, files)
+    got = findings(dynlint, tmp_path, ".", "--no-cache")
+    assert got == [("ctl.py", 7, "DYN203")], got
+    (tmp_path / "pkg/solver.py").write_text(
+        (tmp_path / "pkg/solver.py").read_text().replace("torch.linalg.norm(x) / x.numel()", "0.5"))
+    assert findings(dynlint, tmp_path, ".", "--no-cache") == []

@@ -571,6 +571,10 @@ class LocalCalls:
                     target = outside + "." + f.attr
             elif name in a.imports:
                 target = a.imports[name] + "." + f.attr
+            else:                       # `ctl = Controller(...)` of another file, `ctl.propose(e)`
+                held = self._local_instance(name, node.lineno, a.imports)
+                if len(held) == 1:
+                    target = held[0] + "." + f.attr
         elif type(f) is ast.Attribute and type(f.value) is ast.Attribute and \
                 type(f.value.value) is ast.Name and f.value.value.id == "self":
             cls = self._own_class()

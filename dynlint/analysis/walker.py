@@ -148,7 +148,8 @@ class Analyzer(PathJoins, KindInference):
                     self.calls.holds_instance(f.id, node.lineno):
                 self.calls.note_call(node)      # `bm = Interval(...)`, then `bm(t0, t1)`
             elif type(f) is ast.Attribute and type(f.value) is ast.Name and \
-                    self.calls.local_methods(node):
+                    (self.calls.local_methods(node) or
+                     self.calls.holds_instance(f.value.id, node.lineno)):
                 self.calls.note_call(node)      # `ctl = Controller(...)`, then `ctl.propose(e)`
         elif t is ast.FormattedValue:
             self.positions[id(node.value)] = "formatted"
