@@ -1,16 +1,15 @@
 """Arguments reach the methods of an instance built in the same function from a class of the
 same file (`ctl = Controller(...)`, then `ctl.propose(err)`): the local holds exactly what the
 constructor built, so the call binds its arguments like a call of a function of the file does
-(summaries.LocalCalls.local_methods). Through the real CLI on a small package."""
+(summaries.LocalCalls.local_methods); from a class of another file, the site goes to that
+class's method as a call of an imported function's does. Through the real CLI on small packages."""
 from __future__ import annotations
+
+import textwrap
 
 from _tree import findings, write_tree
 
-SOLVER = """\
-    import torch
-    from torch import nn
-
-
+CONTROLLER = textwrap.dedent("""\
     class Controller:
         def __init__(self, h, eps=1e-8):
             self.h = h
@@ -20,8 +19,8 @@ SOLVER = """\
             inv = 1 / (float(error) + self.eps)
             self.h *= inv
             return inv > 1
-
-
+    """)
+SOLVER = "import torch\nfrom torch import nn\n\n\n" + CONTROLLER + "\n\n" + textwrap.dedent("""\
     class Solver(nn.Module):
         def __init__(self, model):
             super().__init__()
@@ -45,7 +44,7 @@ SOLVER = """\
     def sample(model, x, sigma_min, sigma_max):
         solver = Solver(model)
         return solver.solve(x, solver.t(torch.tensor(sigma_max)), solver.t(torch.tensor(sigma_min)))
-    """
+    """)
 
 
 def _check(dynlint, tmp_path, error: str) -> list:
@@ -70,17 +69,7 @@ def test_a_python_number_passed_to_the_method_is_no_tensor(dynlint, tmp_path):
 CROSS_FILE = {
     "pyproject.toml": "[project]\nname = 'pkg'\n",
     "pkg/__init__.py": "",
-    "pkg/ctl.py": """\
-        class Controller:
-            def __init__(self, h, eps=1e-8):
-                self.h = h
-                self.eps = eps
-
-            def propose(self, error):
-                inv = 1 / (float(error) + self.eps)
-                self.h *= inv
-                return inv > 1
-        """,
+    "pkg/ctl.py": CONTROLLER,
     "pkg/solver.py": """\
         import torch
         from torch import nn
