@@ -56,10 +56,26 @@ DIAGNOSES_K = {
         "In `sample_dpmpp_sde`, `_2m_sde` and `_3m_sde` the same function mask-indexes `sigmas[sigmas > 0]` (flagged "
         "DYN101), a use that only an array takes"),
     # -- k-diffusion: kind (methods of local instances, callable attributes) -------------------------
-    # (Found since session 31, summaries.LocalCalls.local_methods: `pid.propose_step(error)` and
-    # `dpm_solver.dpm_solver_fast/_adaptive(x, dpm_solver.t(...), ...)` bind their arguments, so
-    # sampling.py 319/390/432/434/443/445 and `get_ancestral_step`'s 56, reached from the solver's
-    # `get_ancestral_step(self.sigma(t), ...)`, are flagged. LOCAL_INSTANCE is their first-look cause.)
+    # (First-look causes: found since session 31, summaries.LocalCalls.local_methods binds
+    # `pid.propose_step(error)` and `dpm_solver.dpm_solver_fast/_adaptive(x, dpm_solver.t(...), ...)`
+    # like calls of functions of the file, so sampling.py 319/390/432/434/443/445 and
+    # `get_ancestral_step`'s 56, reached from the solver's `get_ancestral_step(self.sigma(t), ...)`,
+    # are flagged.)
+    (_KD + "sampling.py", "propose_step"): (
+        LOCAL_INSTANCE,
+        "`inv_error = 1 / (float(error) + self.eps)` in `PIDStepSizeController.propose_step` (model code from "
+        "`DPMSolver.dpm_solver_adaptive`): `error = torch.linalg.norm(...) / x.numel() ** 0.5`, a 0-d tensor"),
+    (_KD + "sampling.py", "dpm_solver_fast"): (
+        LOCAL_INSTANCE,
+        "`if not t_end > t_start and eta:` in `DPMSolver.dpm_solver_fast` (model code: an nn.Module method): "
+        "`t_start`/`t_end` are `dpm_solver.t(torch.tensor(sigma_max))`, i.e. `-sigma.log()`, from "
+        "`sample_dpm_fast`"),
+    (_KD + "sampling.py", "dpm_solver_adaptive"): (
+        LOCAL_INSTANCE,
+        "`forward = t_end > t_start`, then `if not forward and eta:`, `h_init = abs(h_init) * (1 if forward else "
+        "-1)`, `while s < t_end - 1e-5 if forward else ...:` and `t = torch.minimum(...) if forward else ...` in "
+        "`DPMSolver.dpm_solver_adaptive` (model code): the adaptive loop's condition and direction read 0-d "
+        "tensors every step; the times reach the method as in `dpm_solver_fast`"),
     (_KD + "sampling.py", "BatchedBrownianTree.sort"): (
         CALLABLE_ATTR,
         "`return (a, b, 1) if a < b else (b, a, -1)` in the static `BatchedBrownianTree.sort` (model code from "
