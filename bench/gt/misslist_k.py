@@ -4,7 +4,7 @@ c4bfcd8 for dynlint and rules); the kind causes marked "fixture" were checked wi
 the same code (flagged or not by the same dynlint). Keys as in misslist.DIAGNOSES: (file prefix, function or code
 fragment); the first matching key wins. Cause labels start with their group.
 
-The first look has no executed false alarm (FP_K is empty)."""
+The first look has no executed false alarm; FP_K lists those after it."""
 from __future__ import annotations
 
 _KD = "k_diffusion/"
@@ -56,6 +56,11 @@ DIAGNOSES_K = {
         "In `sample_dpmpp_sde`, `_2m_sde` and `_3m_sde` the same function mask-indexes `sigmas[sigmas > 0]` (flagged "
         "DYN101), a use that only an array takes"),
     # -- k-diffusion: kind (methods of local instances, callable attributes) -------------------------
+    # (First-look causes: found since session 31, summaries.LocalCalls.local_methods binds
+    # `pid.propose_step(error)` and `dpm_solver.dpm_solver_fast/_adaptive(x, dpm_solver.t(...), ...)`
+    # like calls of functions of the file, so sampling.py 319/390/432/434/443/445 and
+    # `get_ancestral_step`'s 56, reached from the solver's `get_ancestral_step(self.sigma(t), ...)`,
+    # are flagged.)
     (_KD + "sampling.py", "propose_step"): (
         LOCAL_INSTANCE,
         "`inv_error = 1 / (float(error) + self.eps)` in `PIDStepSizeController.propose_step` (model code from "
@@ -134,4 +139,12 @@ DIAGNOSES_K = {
         "copied to numpy to sum NaN-aware, once per batch of an evaluation pass; DYN214 is a model-code rule"),
 }
 
-FP_K: dict = {}
+FP_K = {
+    (_KD + "sampling.py", "torch.linspace(t_start, t_end"): (
+        "ground truth blind spot: a host read inside an ATen kernel",
+        "`ts = torch.linspace(t_start, t_end, m + 1, device=x.device)` in `DPMSolver.dpm_solver_fast` (DYN206 "
+        "since the local-instance change: `t_start`/`t_end` are `dpm_solver.t(...)`, 0-d tensors): eager ATen's "
+        "`linspace(Tensor start, Tensor end, steps)` runs `aten::item` / `_local_scalar_dense` on both (the "
+        "profiler shows them under `aten::linspace`), below the recorder's dispatch mode, which sees only "
+        "`aten.linspace.Tensor_Tensor`; as pytorch-metric-learning's `get_bins` in suite g"),
+}

@@ -402,6 +402,8 @@ class LocalCalls:
                     return []
                 out.append(methods[0])
             return out
+        if type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id != "self":
+            return self.local_methods(node)
         if type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id == "self":
             # `self.loss(...)`: the instance held is called (`__call__`, or a module's forward).
             cls = self._own_class()
@@ -419,6 +421,22 @@ class LocalCalls:
             methods = self._method(held, f.attr)[0]
             if not methods or len(methods) != 1:
                 return []               # one class we cannot follow: no claim
+            out.append(methods[0])
+        return out
+
+    def local_methods(self, node: ast.Call) -> list:
+        """`ctl = Controller(...)`, then `ctl.propose(err)`: the method of that class of this
+        file (exactly that class: the local holds what its constructor built, no subclass), so
+        the call binds its arguments like a call of a function of this file does."""
+        f = node.func
+        if type(f) is not ast.Attribute or type(f.value) is not ast.Name or \
+                f.value.id in ("self", "cls") or not self.a.scopes.classes:
+            return []
+        out = []
+        for cls in self._local_instance(f.value.id, node.lineno, self.a.scopes.classes):
+            methods = self._method(cls, f.attr)[0]
+            if not methods or len(methods) != 1:
+                return []               # an attribute, or a method we cannot pick: no claim
             out.append(methods[0])
         return out
 
@@ -554,6 +572,10 @@ class LocalCalls:
                     target = outside + "." + f.attr
             elif name in a.imports:
                 target = a.imports[name] + "." + f.attr
+            else:                       # `ctl = Controller(...)` of another file, `ctl.propose(e)`
+                held = self._local_instance(name, node.lineno, a.imports)
+                if len(held) == 1:
+                    target = held[0] + "." + f.attr
         elif type(f) is ast.Attribute and type(f.value) is ast.Attribute and \
                 type(f.value.value) is ast.Name and f.value.value.id == "self":
             cls = self._own_class()

@@ -147,6 +147,10 @@ class Analyzer(PathJoins, KindInference):
             elif type(f) is ast.Name and f.id in self.frame.env and \
                     self.calls.holds_instance(f.id, node.lineno):
                 self.calls.note_call(node)      # `bm = Interval(...)`, then `bm(t0, t1)`
+            elif type(f) is ast.Attribute and type(f.value) is ast.Name and \
+                    (self.calls.local_methods(node) or
+                     self.calls.holds_instance(f.value.id, node.lineno)):
+                self.calls.note_call(node)      # `ctl = Controller(...)`, then `ctl.propose(e)`
         elif t is ast.FormattedValue:
             self.positions[id(node.value)] = "formatted"
         elif t is ast.Compare and len(node.ops) > 1:
