@@ -201,3 +201,46 @@ def optin_regions(fnode) -> list:
             continue
         out.append(st)
     return out
+
+
+def _raises_only(block) -> bool:
+    """A block that only raises: local assignments (a message) then `raise ...`."""
+    return bool(block) and type(block[-1]) is ast.Raise and all(
+        type(st) in (ast.Assign, ast.AnnAssign) and all(type(t) is ast.Name for t in getattr(st, "targets", [st.target]))
+        for st in block[:-1])
+
+
+def _opt_in_test(test, flags) -> bool:
+    """`p` or `p and ...` for a flag `p` of `flags`."""
+    if type(test) is ast.BoolOp and type(test.op) is ast.And:
+        test = test.values[0]
+    return type(test) is ast.Name and test.id in flags
+
+
+def optin_checks(fnode) -> list:
+    """The tests of the checks a caller opts into: `if <test>: raise ...` and `assert <test>`
+    inside `if p:`, and `if p and <test>: raise ...`, `p` a parameter defaulting to `False`
+    that the function never rebinds (`merge(self, safe_merge: bool = False)`'s `if not
+    torch.isfinite(w).all(): raise`). The check runs only when the caller asks for it, and then
+    its read is what was asked for. A `None` default is no such flag: `if labels is not None:`
+    checks data the step passes every call."""
+    a = fnode.args
+    positional = a.posonlyargs + a.args
+    pairs = list(zip(positional[len(positional) - len(a.defaults):], a.defaults))
+    pairs += [(p, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
+    flags = {p.arg for p, d in pairs if type(d) is ast.Constant and d.value is False}
+    if not flags:
+        return []
+    flags -= {n.id for n in walk(fnode) if type(n) is ast.Name and type(n.ctx) is not ast.Load}
+    out = []
+    for st in statements(fnode.body, enter_defs=False):
+        if type(st) is not ast.If or not _opt_in_test(st.test, flags):
+            continue
+        if _raises_only(st.body) and type(st.test) is ast.BoolOp:
+            out.append(st.test)
+        if type(st.test) is not ast.Name:
+            continue
+        for inner in statements(st.body, enter_defs=False):
+            if type(inner) is ast.Assert or (type(inner) is ast.If and _raises_only(inner.body)):
+                out.append(inner.test)
+    return out
