@@ -11,7 +11,8 @@ from ..evalsteps import call_key, inference_loops_callees, per_batch_callees, ru
 from ..steploops import (batch_loop_spans, body_span, drives_model, loop_statements, own_nodes, step_spans, trains,
                          whole_body)
 from .callgraph import CallGraph
-from .cold import handles_data, host_algorithm, HOST_ALGORITHMS, returns_float, spread_cold, evaluates
+from .cold import (handles_data, host_algorithm, HOST_ALGORITHMS, returns_float, self_test, spread_cold,
+                   evaluates)
 from .info import FunctionInfo, Scopes
 from .naming import (COLD_FUNC, COMPILE_CALL, COMPILE_DECORATORS, LOSS_CLASS, MEMOIZE_DECORATORS,
                      MODULE_INSTANCE, ROOT_FUNCTION, ROOT_METHOD, STEP_METHOD, constructed_classes,
@@ -99,7 +100,8 @@ def assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) ->
                 # another file builds an instance there: `Interval(ts[0], ts[-1])`)
                 scopes.soft_cold.add(id(f))
         elif returns_float(f.node) or returns_host_numbers(f.node) or returns_text(f.node) or \
-                handles_data(f.node) or scopes.defer and predicate(f) or \
+                handles_data(f.node) or f.cls is not None and self_test(f.node, scopes.qualname) or \
+                scopes.defer and predicate(f) or \
                 exports and returns_host_object(f.node, scopes.qualname):
             # (reachability from another file wins)
             f.role = Role.COLD
@@ -364,8 +366,8 @@ def _is_root(f: FunctionInfo, scopes: Scopes, compiled=frozenset(), graph=None) 
         return True
     if COLD_FUNC.match(f.name):
         return False
-    if graph is None:
-        return False
+    if graph is None or cls is not None and self_test(f.node, scopes.qualname):
+        return False                # (a self-check's loop over test cases drives nothing)
     own = cls.methods if cls is not None else {}
     f.drives = drives_model(f.node, own, lambda name: graph.method_holds(cls, name))
     return f.drives
