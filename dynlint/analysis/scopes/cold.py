@@ -178,7 +178,8 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
     if id(f) in scopes.plotting:
         return "it draws a figure (a plotting library): reporting, whoever calls it"
     if id(f) in scopes.memoized:
-        return "it is memoized (`functools.lru_cache`/`cache`/`cached_property`): its body runs " \
+        return "it is memoized (`functools.lru_cache`/`cache`/`cached_property`, a `joblib.Memory`'s " \
+               "`cache`): its body runs " \
                "once per distinct arguments, whoever calls it"
     if f.parent is not None and f.parent.role == Role.COLD:
         return f"it is nested in `{f.parent.qualname}`, which is cold"
