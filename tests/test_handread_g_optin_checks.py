@@ -6,9 +6,8 @@ inside `if safe_merge:`, or `if safe_merge and not torch.isfinite(w).all(): rais
 `safe_merge` is a parameter defaulting to `False` that the function never rebinds. The check and
 its read run only when the caller asks for them (peft's adapters' `merge`: 65 findings). The same
 check under a parameter defaulting to `None` (`validate=None`: a `None` may stand for a default decided elsewhere)
-or `True`, a guarded branch that repairs instead of raising, a flag the function rebinds and a
-flag whose branch returns (a mode of the function: torchani's `if nop: check; return x`, which
-its models turn on every forward) stay flagged.
+or `True`, a guarded branch that repairs instead of raising, and a flag the function rebinds
+stay flagged.
 """
 import json
 
@@ -56,13 +55,6 @@ class LoraLinear(nn.Module):
             if not torch.isfinite(out).all():
                 raise ValueError("non-finite output")
         return out
-
-    def convert(self, atomic_nums, nop: bool = False):
-        if nop:
-            if atomic_nums.max() >= len(self.atomic_numbers):
-                raise ValueError("unsupported element index")
-            return atomic_nums
-        return self.conv_tensor[atomic_nums]
 '''
 
 
@@ -83,5 +75,3 @@ def test_a_check_the_caller_opts_into(dynlint, write):
     assert (_line(MERGE, "if not torch.isfinite(out).all():", 1), "DYN204") in found, found
     assert (_line(MERGE, "if not torch.isfinite(out).all():", 2), "DYN204") in found, found
     assert (_line(MERGE, "if not torch.isfinite(out).all():", 3), "DYN204") in found, found
-    # a flag whose branch returns is a mode callers turn on (torchani's `if nop: ...; return`)
-    assert (_line(MERGE, "if atomic_nums.max() >= len(self.atomic_numbers):"), "DYN204") in found, found

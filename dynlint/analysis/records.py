@@ -223,9 +223,7 @@ def optin_checks(fnode) -> list:
     that the function never rebinds (`merge(self, safe_merge: bool = False)`'s `if not
     torch.isfinite(w).all(): raise`). The check runs only when the caller asks for it, and then
     its read is what was asked for. A `None` default is no such flag: `if labels is not None:`
-    checks data the step passes every call; nor is a flag whose branch returns, a mode of the
-    function that callers turn on in the step (torchani's `if nop: check ...; return
-    atomic_nums`, called with `nop=not self.periodic_table_index` every forward)."""
+    checks data the step passes every call."""
     a = fnode.args
     positional = a.posonlyargs + a.args
     pairs = list(zip(positional[len(positional) - len(a.defaults):], a.defaults))
@@ -240,8 +238,8 @@ def optin_checks(fnode) -> list:
             continue
         if _raises_only(st.body) and type(st.test) is ast.BoolOp:
             out.append(st.test)
-        if type(st.test) is not ast.Name or any(type(n) is ast.Return for n in statements(st.body, enter_defs=False)):
-            continue            # (a branch that returns is a mode of its own: `if nop: check; return x`)
+        if type(st.test) is not ast.Name:
+            continue
         for inner in statements(st.body, enter_defs=False):
             if type(inner) is ast.Assert or (type(inner) is ast.If and _raises_only(inner.body)):
                 out.append(inner.test)
