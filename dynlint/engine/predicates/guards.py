@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 
 from ...analysis.oneshot import once_regions
-from ...analysis.records import attributes_read, optin_checks, optin_regions, record_regions
+from ...analysis.records import attributes_read, optin_regions, record_regions
 from ...analysis.statements import statements
 from .context import contains, last_name
 from .registry import predicate
@@ -145,9 +145,7 @@ def records_only(ctx, node):
 def optin_only(ctx, node):
     """Runs only when a caller turns on a parameter that is off by default, and then only
     shows values: the body of `if debug: print(...)` (`debug=False`) or `if hook: hook(...)`
-    (`hook=None`), nothing else in it (`records.optin_regions`). The test itself is not part of
-    it. Or it is the test of a check the caller opts into (`if safe_merge: ... if not
-    torch.isfinite(w).all(): raise`, `records.optin_checks`)."""
+    (`hook=None`), nothing else in it (`records.optin_regions`). The test itself is not part of it."""
     frame = ctx.frame
     while frame is not None and type(frame.node) is ast.Lambda:
         frame = frame.parent
@@ -157,9 +155,8 @@ def optin_only(ctx, node):
     cache = ctx.analyzer.__dict__.setdefault("_optin_cache", {})
     regions = cache.get(id(fnode))
     if regions is None:
-        regions = cache[id(fnode)] = (optin_regions(fnode), optin_checks(fnode))
-    return any(contains(stmt, node) and not contains(stmt.test, node) for stmt in regions[0]) \
-        or any(contains(test, node) for test in regions[1])
+        regions = cache[id(fnode)] = optin_regions(fnode)
+    return any(contains(stmt, node) and not contains(stmt.test, node) for stmt in regions)
 
 
 def _attributes_read(analyzer) -> set:
