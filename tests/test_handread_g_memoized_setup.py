@@ -10,9 +10,8 @@ which made it a training step of its own (25 findings). Now: `@name.cache` of a 
 functions call is no training step. The same loop also called by a plain function, and a
 decorator of another module-level instance (`@registry.register`), stay.
 """
-import json
 
-from _tree import findings, write_tree
+from _tree import findings, line_of, write_tree
 
 # escnn 1.0.11 (BSD-3), `group/groups/_numerical_thomson.py`, excerpted.
 THOMSON = '''\
@@ -57,10 +56,6 @@ def thomson_sphere(N: int) -> np.ndarray:
 '''
 
 
-def _line(text, needle):
-    return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
-
-
 def test_a_numerical_optimiser_only_a_memoized_function_calls(dynlint, tmp_path):
     registry = THOMSON.replace('cache = Memory("/tmp/_thomson_cache", verbose=0)', "cache = Registry()") \
         .replace("from joblib import Memory", "from .registry import Registry")
@@ -75,5 +70,5 @@ def fit_points(N: int):
     assert [f for f in found if f[0] == "memoized.py"] == [], found
     # not memoized (another instance's decorator), or a plain caller too: the loop is a step
     for name in ("registered.py", "plain.py"):
-        assert (name, _line(THOMSON, "if best_U is None or U < best_U:"), "DYN204") in found, found
-        assert (name, _line(THOMSON, "best_U, best_X = U.detach(), X.detach().cpu()"), "DYN214") in found, found
+        assert (name, line_of(THOMSON, "if best_U is None or U < best_U:"), "DYN204") in found, found
+        assert (name, line_of(THOMSON, "best_U, best_X = U.detach(), X.detach().cpu()"), "DYN214") in found, found

@@ -7,7 +7,7 @@ other object with a `to` of its own (escnn's `GroupElement.to(self, param: str)`
 (34 findings of escnn's group restriction maps and irreps). `x.to("cuda:1")`, `x.to("cpu")` and
 `x.to(device)` stay what they were.
 """
-import json
+from _tree import findings, line_of, write_tree
 
 # escnn 1.0.11 (BSD-3), `group/groups/o3group.py` `o3_to_dih`, `so2group.py` `_build_child_map`,
 # `group/utils.py` `psichi`, excerpted.
@@ -53,20 +53,14 @@ class Head(torch.nn.Module):
 '''
 
 
-def _line(text, needle):
-    return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
-
-
-def test_to_with_a_string_that_names_no_device(dynlint, write):
-    path = write("groups.py", GROUPS)
-    proc = dynlint("check", "--format", "json", "--no-cache", "--exit-zero", path)
-    assert proc.returncode == 0, proc.stderr
-    found = {(f["line"], f["code"]) for f in json.loads(proc.stdout)}
+def test_to_with_a_string_that_names_no_device(dynlint, tmp_path):
+    write_tree(tmp_path, {"groups.py": GROUPS})
+    found = {(line, code) for _, line, code in findings(dynlint, tmp_path, "groups.py", "--no-cache", "--exit-zero")}
     lines = {line for line, _ in found}
-    assert _line(GROUPS, "if flip == 1:") not in lines, found
-    assert _line(GROUPS, "return int(round(radians") not in lines, found
-    assert _line(GROUPS, "s = (-1 if s else 1)") not in lines, found
+    assert line_of(GROUPS, "if flip == 1:") not in lines, found
+    assert line_of(GROUPS, "return int(round(radians") not in lines, found
+    assert line_of(GROUPS, "s = (-1 if s else 1)") not in lines, found
     # device strings and a device variable: still tensors
-    assert (_line(GROUPS, "if y.sum() > 0:"), "DYN204") in found, found
-    assert (_line(GROUPS, "if z.amax() > 1:"), "DYN204") in found, found
-    assert (_line(GROUPS, 'return int(x.to("cpu").sum())'), "DYN203") in found, found
+    assert (line_of(GROUPS, "if y.sum() > 0:"), "DYN204") in found, found
+    assert (line_of(GROUPS, "if z.amax() > 1:"), "DYN204") in found, found
+    assert (line_of(GROUPS, 'return int(x.to("cpu").sum())'), "DYN203") in found, found

@@ -7,7 +7,7 @@ takes no data, only settings with constant defaults (`atol=1e-6, rtol=1e-5`). es
 each have such a `check_equivariance` (24 findings); no step runs them. The same check drawing
 its input on a device, moving it there, or taking the input from its caller stays.
 """
-import json
+from _tree import findings, line_of, write_tree
 
 # escnn 1.0.11 (BSD-3), `nn/modules/nonlinearities/relu.py` `ReLU.check_equivariance`, excerpted.
 CHECK = '''\
@@ -45,17 +45,11 @@ class ReLU(torch.nn.Module):
 '''
 
 
-def _line(text, needle, nth=1):
-    return [i for i, line in enumerate(text.splitlines(), 1) if needle in line][nth - 1]
-
-
-def test_a_self_check_on_its_own_host_input(dynlint, write):
-    path = write("relu.py", CHECK)
-    proc = dynlint("check", "--format", "json", "--no-cache", "--exit-zero", path)
-    assert proc.returncode == 0, proc.stderr
-    found = {(f["line"], f["code"]) for f in json.loads(proc.stdout)}
+def test_a_self_check_on_its_own_host_input(dynlint, tmp_path):
+    write_tree(tmp_path, {"relu.py": CHECK})
+    found = {(line, code) for _, line, code in findings(dynlint, tmp_path, "relu.py", "--no-cache", "--exit-zero")}
     lines = {line for line, _ in found}
-    assert _line(CHECK, "assert torch.allclose(out1, out2") not in lines, found
+    assert line_of(CHECK, "assert torch.allclose(out1, out2") not in lines, found
     # drawn on a device, moved to one, or data from the caller: flagged
     for nth in (1, 2, 3):
-        assert (_line(CHECK, "assert torch.allclose(self(x)", nth), "DYN208") in found, found
+        assert (line_of(CHECK, "assert torch.allclose(self(x)", nth), "DYN208") in found, found

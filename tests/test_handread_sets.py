@@ -11,14 +11,19 @@ import pytest
 
 HERE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench", "handread")
 sys.path.insert(0, HERE)
-import sample  # noqa: E402
+import sample
+
+
+def _load(path):
+    with open(path, encoding="utf-8") as fh:
+        return json.load(fh)
 
 
 @pytest.mark.parametrize("name", [n for n in sample.SETS if n != "a"])
 def test_keyed_set_has_a_verdict_per_finding(name):
     sample.use_set(name)
-    drawn = json.load(open(sample.SAMPLE))
-    verdicts = json.load(open(os.path.join(HERE, f"verdicts{sample.SETS[name]['suffix']}.json")))
+    drawn = _load(sample.SAMPLE)
+    verdicts = _load(os.path.join(HERE, f"verdicts{sample.SETS[name]['suffix']}.json"))
     keys = [sample.finding_key(f) for f in drawn["sample"]]
     assert len(keys) == sample.TOTAL
     assert [k for k in keys if k not in verdicts["findings"]] == []
