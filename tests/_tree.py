@@ -30,3 +30,8 @@ def findings(dynlint, root: Path, *args) -> list:
     out = dynlint("check", *args, "--output-format", "json", cwd=root)
     return sorted((f["path"].replace("\\", "/").rsplit("/", 1)[-1], f["line"], f["code"])
                   for f in json.loads(out.stdout))
+
+
+def line_of(text: str, needle: str, nth: int = 1) -> int:
+    """The number of the `nth` line of `text` holding `needle`."""
+    return [i for i, line in enumerate(text.splitlines(), 1) if needle in line][nth - 1]

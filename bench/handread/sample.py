@@ -12,8 +12,9 @@ Set a (pyro-ppl, vector-quantize-pytorch, fair-esm) is the reading dynlint was a
 set b (speechbrain, torch-geometric, stable-baselines3: speech, graph learning, RL), set c
 (pytorch-metric-learning, gpytorch, pytorch-forecasting: metric learning, Gaussian processes,
 forecasting), set d (torchgeo, flair, lightly), set e (e3nn, asteroid, nerfstudio) and set f (captum,
-torchani, avalanche-lib: interpretability, molecular potentials, continual learning) were read first
-with dynlint as it stood, then kept as checks. Set b's to f's verdicts are keyed by finding
+torchani, avalanche-lib: interpretability, molecular potentials, continual learning) and set g (peft,
+escnn, torchdyn: LLM adapters, equivariant CNNs, neural differential equations) were read first
+with dynlint as it stood, then kept as checks. Set b's to g's verdicts are keyed by finding
 (path inside the package, line, column, code), so a redrawn sample keeps those it shares.
 
 Stratified: 20 findings per repo; a repo with fewer findings gives all of them and the rest of
@@ -52,6 +53,8 @@ SETS = {
     "f": {"work": "/tmp/handread_f", "seed": 61, "suffix": "_f", "fill": "even",
           "packages": {"captum==0.9.0": "captum", "torchani==2.9.0": "torchani",
                        "avalanche-lib==0.6.0": "avalanche"}},
+    "g": {"work": "/tmp/handread_g", "seed": 71, "suffix": "_g", "fill": "even",
+          "packages": {"peft==0.21.2": "peft", "escnn==1.0.11": "escnn", "torchdyn==1.0.6": "torchdyn"}},
 }
 SET = SETS["a"]
 SET_C = {    # what the set-c report says about itself (report_b.py writes sets b and c)
@@ -87,6 +90,15 @@ SET_F = {    # the sixth keyed set: interpretability, molecular potentials, cont
              "interatomic potentials, continual learning). ",
     "quota": "the rest shared evenly when a repo has fewer",
     "set": "f",
+}
+SET_G = {    # the seventh keyed set: LLM adapters, equivariant CNNs, neural differential equations
+    "title": "# Hand reading, set g: 60 dynlint findings on repos it was never measured on",
+    "about": "Seventh, independent reading (issue 9), first look recorded before any code changed for it. Repos "
+             "(sources of the wheels from `pip download --no-deps`: peft 0.21.2, escnn 1.0.11, torchdyn 1.0.6; "
+             "parameter-efficient fine-tuning of large models (LoRA and its variants), E(n)-equivariant "
+             "convolutional networks, neural differential equations). ",
+    "quota": "the rest shared evenly when a repo has fewer",
+    "set": "g",
 }
 WORK, PACKAGES, SEED = SET["work"], SET["packages"], SET["seed"]
 SAMPLE = os.path.join(HERE, "sample.json")
@@ -254,9 +266,9 @@ if __name__ == "__main__":
                      os.path.join(REPO, "bench", "results", "handread_a_redraw.md"),
                      _function, finding_key, src_path, SET_A_REDRAW)
             sys.exit(0)
-    if SET is not SETS["a"] and sys.argv[1] == "report":    # keyed verdicts (sets b to f)
+    if SET is not SETS["a"] and sys.argv[1] == "report":    # keyed verdicts (sets b to g)
         from report_b import SET_B, report_b
-        about = {"c": SET_C, "d": SET_D, "e": SET_E, "f": SET_F}.get(sys.argv[sys.argv.index("--set") + 1], SET_B)
+        about = {"c": SET_C, "d": SET_D, "e": SET_E, "f": SET_F, "g": SET_G}.get(sys.argv[sys.argv.index("--set") + 1], SET_B)
         report_b(SAMPLE, os.path.join(HERE, f"verdicts{SET['suffix']}.json"),
                  os.path.join(REPO, "bench", "results", f"handread{SET['suffix']}.md"),
                  _function, finding_key, src_path, about)

@@ -471,6 +471,10 @@ class KindInference:
             return TENSOR | (base & BOOL)
         if base & HOST:
             return NOT | HOST if name in K.HOST_METHODS or lv == NOT else UNKNOWN
+        if name == "to" and _names_no_device(node):
+            # `e.to('radians')`: a tensor's or a module's `to` takes a device string there, so
+            # the receiver is some other object with a `to` of its own (a group element's).
+            return UNKNOWN
         if name == "astype":
             return NOT | K.ARRAY               # numpy/pandas only: a tensor has no `astype`
         if base & K.ARRAY or name in K.STR_METHODS or _str_split(name, node):
@@ -529,6 +533,13 @@ _NUMPY_BOOL_DTYPES = frozenset({"bool", "numpy.bool_", "numpy.bool", "np.bool_",
 
 
 _SUBMODULES_BY_LENGTH = sorted(K.TORCH_SUBMODULES.items(), key=lambda kv: -len(kv[0]))
+
+
+def _names_no_device(call: ast.Call) -> bool:
+    """`x.to("radians")`: the first argument is a string that names no device (`"cuda:1"` does),
+    so `x` is no tensor or module: their `to` would raise on it."""
+    a = call.args[0] if call.args else None
+    return type(a) is ast.Constant and type(a.value) is str and a.value.split(":", 1)[0] not in K.DEVICE_TYPES
 
 
 def _array_of(*ks: int) -> int:

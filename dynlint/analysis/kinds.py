@@ -79,6 +79,11 @@ HOST_METHODS = frozenset({"item", "tolist", "equal", "allclose"})
 # `Tensor.values()` exists for sparse tensors only): on a receiver that is only probably a
 # tensor, they are no evidence that it is one.
 CONTAINER_METHODS = frozenset({"values"})
+# Device types a tensor's or a module's `.to("...")` accepts (`"cuda:1"` with an index).
+DEVICE_TYPES = frozenset("""
+cpu cuda mps xla hpu xpu meta ipu mtia lazy vulkan hip ve fpga maia mkldnn opengl opencl ideep
+npu musa privateuseone
+""".split())
 # Methods that only tensors have (numpy, pandas, lists lack them): evidence of a tensor receiver.
 TENSOR_ONLY_METHODS = frozenset("""
 view unsqueeze masked_fill masked_fill_ bool long float half double bfloat16 int contiguous

@@ -132,6 +132,37 @@ def _names_data(ann) -> bool:
     return False
 
 
+# torch's random factories: an input a function draws for itself.
+_RANDOM_FACTORIES = frozenset({"torch.randn", "torch.rand", "torch.randint", "torch.randperm"})
+
+
+def self_test(node, qualname) -> bool:
+    """A method that runs its own object (`self(x)`) on an input it draws itself in host memory
+    (`x = torch.randn(3, c, 10, 10)`: no `device=`, nothing moved with `.to`/`.cuda`) and takes
+    no data, only settings with constant defaults (`atol=1e-6, rtol=1e-5`): a self-check or a
+    demo (escnn's `check_equivariance`). No step runs it, and nothing it reads comes from a
+    caller's data. (A sampler that draws its noise on the model's device is no such test.)"""
+    a = node.args
+    params = a.posonlyargs + a.args
+    if not params or params[0].arg != "self" or a.vararg or a.kwarg or len(a.defaults) != len(params) - 1:
+        return False
+    if any(type(d) is not ast.Constant for d in (*a.defaults, *a.kw_defaults)):
+        return False                # (a keyword-only parameter without a default: None here)
+    drawn = runs_self = False
+    for n in walk(node):
+        if type(n) is ast.keyword and n.arg == "device":
+            return False
+        if type(n) is ast.Call:
+            f = n.func
+            if type(f) is ast.Attribute and f.attr in ("to", "cuda"):
+                return False
+            if type(f) is ast.Name and f.id == "self":
+                runs_self = True
+            elif type(f) is ast.Attribute and qualname(f) in _RANDOM_FACTORIES:
+                drawn = True
+    return drawn and runs_self
+
+
 def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
     """Why `_assign_roles` made a cold function cold (for `--explain`), in its order."""
     if scopes.test_module is not None:
@@ -150,7 +181,8 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
     if id(f) in scopes.plotting:
         return "it draws a figure (a plotting library): reporting, whoever calls it"
     if id(f) in scopes.memoized:
-        return "it is memoized (`functools.lru_cache`/`cache`/`cached_property`): its body runs " \
+        return "it is memoized (`functools.lru_cache`/`cache`/`cached_property`, a `joblib.Memory`'s " \
+               "`cache`): its body runs " \
                "once per distinct arguments, whoever calls it"
     if f.parent is not None and f.parent.role == Role.COLD:
         return f"it is nested in `{f.parent.qualname}`, which is cold"
@@ -173,6 +205,9 @@ def cold_reason(f: FunctionInfo, scopes: Scopes) -> str:
                "comparison with a size or a read): a predicate, its reads are its answer"
     if handles_data(f.node):
         return "it is declared to take or return a dataset, sampler or loader: data preparation"
+    if f.cls is not None and self_test(f.node, scopes.qualname):
+        return "it runs its own object on an input it draws in host memory and takes no data: " \
+               "a self-check or demo, no step"
     if id(f) in scopes.host_algorithms:
         return "it keeps a heap, bisects a list in a loop or does symbolic algebra (`heapq`, " \
                "`bisect`, `sympy`): a host algorithm"

@@ -118,7 +118,7 @@ class Scopes:
         self.reports: set[int] = set()            # ids of functions that write text reports (`reporting.py`)
         self.files: set[int] = set()              # ids of functions that open a file (`reporting.opens_file`)
         self.evaluation: set[int] = set()         # ids of those switching a module to eval and back
-        self.memoized: set[int] = set()           # ids of functions under `functools.lru_cache`/`cache`
+        self.memoized: set[int] = set()           # ids of memoized functions (`functools.lru_cache`, `joblib.Memory.cache`)
         self.eval_steps: set[int] = set()         # ids of evaluation steps (`evalsteps.py`)
         # ids of functions cold only for want of a caller that is not cold (and those `-> float`):
         # being called from cold code is no evidence, so another file's model code reaching

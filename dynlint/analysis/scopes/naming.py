@@ -50,7 +50,10 @@ ROOT_FUNCTION = re.compile(r"(^|_)forward($|_)")
 # cached property), like lazy initialisation, whoever calls it.
 MEMOIZE_DECORATORS = frozenset({
     "functools.lru_cache", "functools.cache", "functools.cached_property",
+    "joblib.Memory.cache", "joblib.memory.Memory.cache",     # (`@memory.cache`, on disk)
 })
+# `cache = Memory(path)` at module level: a name and the callee it is an instance of.
+MODULE_INSTANCE = re.compile(r"^([A-Za-z_]\w*)\s*=\s*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s*\(")
 COMPILE_DECORATORS = frozenset({
     "torch.jit.script", "torch.jit.script_method", "torch.compile", "torch.fx.wrap",
     "torch.jit.trace", "torch.compiler.allow_in_graph",

@@ -11,10 +11,11 @@ from ..evalsteps import call_key, inference_loops_callees, per_batch_callees, ru
 from ..steploops import (batch_loop_spans, body_span, drives_model, loop_statements, own_nodes, step_spans, trains,
                          whole_body)
 from .callgraph import CallGraph
-from .cold import handles_data, host_algorithm, HOST_ALGORITHMS, returns_float, spread_cold, evaluates
+from .cold import (handles_data, host_algorithm, HOST_ALGORITHMS, returns_float, self_test, spread_cold,
+                   evaluates)
 from .info import FunctionInfo, Scopes
 from .naming import (COLD_FUNC, COMPILE_CALL, COMPILE_DECORATORS, LOSS_CLASS, MEMOIZE_DECORATORS,
-                     ROOT_FUNCTION, ROOT_METHOD, STEP_METHOD, constructed_classes,
+                     MODULE_INSTANCE, ROOT_FUNCTION, ROOT_METHOD, STEP_METHOD, constructed_classes,
                      modelish_name)
 
 
@@ -65,8 +66,10 @@ def assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) ->
     # A memoized function runs its body once per distinct arguments (`@lru_cache` on the
     # degrees of a Clebsch-Gordan table), like lazy initialisation: cold, whoever calls it.
     memoized = scopes.memoized
+    instances = _module_instances(lines, scopes) if any(
+        type(d) is ast.Attribute and type(d.value) is ast.Name for f in order for d in f.node.decorator_list) else {}
     memoized.update(id(f) for f in order if f.node.decorator_list and
-                    _decorated(f, scopes, MEMOIZE_DECORATORS))
+                    _decorated(f, scopes, MEMOIZE_DECORATORS, instances))
     why = scopes.why                # None unless explaining: then record predecessors
     if why is not None:
         scopes.roots = {id(f) for f in todo}
@@ -103,7 +106,8 @@ def assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) ->
                 # another file builds an instance there: `Interval(ts[0], ts[-1])`)
                 scopes.soft_cold.add(id(f))
         elif returns_float(f.node) or returns_host_numbers(f.node) or returns_text(f.node, scopes.text_calls()) or \
-                handles_data(f.node) or scopes.defer and predicate(f) or \
+                handles_data(f.node) or f.cls is not None and self_test(f.node, scopes.qualname) or \
+                scopes.defer and predicate(f) or \
                 exports and returns_host_object(f.node, scopes.qualname):
             # (reachability from another file wins)
             f.role = Role.COLD
@@ -116,7 +120,7 @@ def assign_roles(scopes: Scopes, order: list[FunctionInfo], lines: list[str]) ->
     if scopes.deferred:
         _keep_deferred_reach(scopes, order, graph)
     if scopes.example_module is None:       # example scripts stay cold unless model code reaches them
-        _mark_steps(order, lines, scopes.deferred_reach, scopes)
+        _mark_steps(order, lines, scopes.deferred_reach, scopes, graph)
     for f in order:
         # (what a deferred entry point reaches is walked as it would be were it decided here)
         f.modelish = f.role == Role.MODEL or id(f) in scopes.deferred_reach or bool(
@@ -189,17 +193,22 @@ def _keep_deferred_reach(scopes: Scopes, order: list[FunctionInfo], graph: CallG
                 scopes.soft_cold.add(id(f))
 
 
-def _mark_steps(order: list[FunctionInfo], lines: list[str], deferred: set, scopes: Scopes) -> None:
+def _mark_steps(order: list[FunctionInfo], lines: list[str], deferred: set, scopes: Scopes,
+                graph: CallGraph) -> None:
     """A function that runs a backward pass through a loss it computed is the training step
     (stable-baselines3's `train()`, a Trainer's `training_step`), whatever its name: its code
     inside the step's span is model code. Marked after the cold spread, so that helpers only
     it calls keep their role, and not followed to callees (a driver that only calls a step
-    function stays as it is; the step's callees are reached from the model, or are not)."""
+    function stays as it is; the step's callees are reached from the model, or are not).
+    Not a function only memoized functions call: it runs once per their distinct arguments
+    (a numerical optimiser placing grid points once per grid size), a precomputation."""
     per_batch = {}
     for f in order:
         # (what an entry point left to the cross-file step reaches is model code, whole, if
         # that step makes it one, as when it is decided in the file)
         if f.role == Role.MODEL or id(f) in deferred or "backward" not in f.refs(lines)[0]:
+            continue
+        if scopes.memoized and _only_memoized_callers(f, order, graph, scopes.memoized):
             continue
         spans = step_spans(f.node)
         if spans:
@@ -363,8 +372,8 @@ def _is_root(f: FunctionInfo, scopes: Scopes, compiled=frozenset(), graph=None) 
         return True
     if COLD_FUNC.match(f.name):
         return False
-    if graph is None:
-        return False
+    if graph is None or cls is not None and self_test(f.node, scopes.qualname):
+        return False                # (a self-check's loop over test cases drives nothing)
     own = cls.methods if cls is not None else {}
     f.drives = drives_model(f.node, own, lambda name: graph.method_holds(cls, name))
     return f.drives
@@ -384,9 +393,36 @@ def _wraps_driver(f: FunctionInfo, graph: CallGraph) -> bool:
     return not trains(own_nodes(f.node.body))
 
 
-def _decorated(f: FunctionInfo, scopes: Scopes, names: frozenset) -> bool:
-    return any(scopes.qualname(d.func if type(d) is ast.Call else d) in names
-               for d in f.node.decorator_list)
+def _decorated(f: FunctionInfo, scopes: Scopes, names: frozenset, instances: dict | None = None) -> bool:
+    """A decorator of `f` is one of `names`: `functools.lru_cache`, or a method of a module-level
+    instance (`cache = Memory(path)`, then `@cache.cache`: `joblib.Memory.cache`)."""
+    for d in f.node.decorator_list:
+        d = d.func if type(d) is ast.Call else d
+        q = scopes.qualname(d)
+        if q in names:
+            return True
+        if instances and type(d) is ast.Attribute and type(d.value) is ast.Name and \
+                f"{instances.get(d.value.id)}.{d.attr}" in names:
+            return True
+    return False
+
+
+def _module_instances(lines: list[str], scopes: Scopes) -> dict:
+    """Module-level names bound to a call, with the callee's qualified name (`cache =
+    Memory(path)` -> {"cache": "joblib.Memory"})."""
+    out = {}
+    for line in lines:
+        m = MODULE_INSTANCE.match(line)
+        if m:
+            head, _, rest = m.group(2).partition(".")
+            out[m.group(1)] = scopes.imports.get(head, head) + ("." + rest if rest else "")
+    return out
+
+
+def _only_memoized_callers(f: FunctionInfo, order: list[FunctionInfo], graph: CallGraph, memoized) -> bool:
+    """Something in the file calls `f`, and only memoized functions do."""
+    callers = [g for g in order if g is not f and f in graph.callees(g)]
+    return bool(callers) and all(id(g) in memoized for g in callers)
 
 
 # -- what the roles came to, for a walk again of the same text ----------------------------------
