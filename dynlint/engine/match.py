@@ -7,8 +7,10 @@ same findings. Nothing here is written for one specific rule.
 from __future__ import annotations
 
 import ast
+import io
 import os
 import re
+import tokenize
 from dataclasses import dataclass, field
 
 from ..analysis.text import mentions
@@ -522,12 +524,30 @@ def _render(template: str, binds, lines, rule, matched) -> str:
     values = {"code": rule.code, "name": rule.name}
     for var, node in [("match", matched), *binds.items()]:
         if isinstance(node, ast.AST) and hasattr(node, "lineno"):
-            text = " ".join(segment(node, lines).split())
+            text = " ".join(_without_comments(segment(node, lines)).split())
             values[var] = text if len(text) <= 60 else _shorten(text, 57)
     try:
         return template.format_map(_Default(values))
     except (ValueError, IndexError):
         return template
+
+
+def _without_comments(text: str) -> str:
+    """`text` without its comments: a call written over several lines may carry one per
+    argument, and a message quotes the call on one line (`Normal( # scale ...` reads badly)."""
+    if "#" not in text or "\n" not in text:
+        return text
+    rows = text.split("\n")
+    try:
+        # (wrapped in brackets so that an expression over several lines tokenizes alone)
+        comments = [t for t in tokenize.generate_tokens(io.StringIO("(" + text + ")").readline)
+                    if t.type == tokenize.COMMENT]
+    except (tokenize.TokenError, SyntaxError, ValueError):
+        return text
+    for t in reversed(comments):
+        row, col = t.start[0] - 1, t.start[1] - (1 if t.start[0] == 1 else 0)
+        rows[row] = rows[row][:col] + rows[row][col + len(t.string):]
+    return "\n".join(rows)
 
 
 def _shorten(text: str, width: int) -> str:
